@@ -1,0 +1,51 @@
+"""Shared timing helpers for the benchmarks: medians of repeated runs, one thread count
+for every library in the process, and plain-text tables."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections.abc import Callable, Sequence
+
+from threadpoolctl import threadpool_limits
+
+THREADS = os.cpu_count() or 1
+
+
+def pin_threads() -> None:
+    """Give NumPy's BLAS and (when importable) PyTorch the same number of threads."""
+    threadpool_limits(THREADS)
+    try:
+        import torch
+    except ImportError:
+        return
+    torch.set_num_threads(THREADS)
+
+
+def median_seconds(fn: Callable[[], object], repeats: int = 15, warmup: int = 3) -> float:
+    """Median wall time of `fn()` over `repeats` runs after `warmup` untimed runs."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
+    """Print rows as a fixed-width table with a header line."""
+    cells = [[str(c) for c in headers]] + [[_fmt(c) for c in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    for i, row in enumerate(cells):
+        print("  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)))
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    return str(value)
