@@ -1,9 +1,169 @@
-"""Inside a real model (placeholder until its issue lands)."""
+"""Inside a real model: MiniLM's trained heads on the user's sentence — all heads as one
+grid, one head large, role scores per head, and the tokens' path through the layers."""
 
 import streamlit as st
 
+from attention.figures.real_model import (
+    MAX_GRID_CELLS,
+    head_figure,
+    head_grid_figure,
+    layer_path_figure,
+)
+from attention.head_metrics import describe_head
+from attention.head_roles import ENTROPY, ROLES, role_table
+from attention.pretrained import ModelError
+from ui.real_model import pretrained_model, run_real
 from ui.sidebar import scenario_sidebar
 
-scenario_sidebar()
+NO_ROLE = "nothing (weights only)"
+CHART_CONFIG = {"toImageButtonOptions": {"scale": 2}, "displaylogo": False}
+
+
+def _open_table_row() -> None:
+    """A row clicked in the role table opens that head."""
+    rows = st.session_state["real_table"].selection.rows
+    if rows:
+        layer, head = divmod(rows[0], pretrained_model().config.heads)
+        st.session_state["real_layer"], st.session_state["real_head"] = layer + 1, head + 1
+
+
+def _send_layer_to_head_spaces() -> None:
+    st.session_state["source"] = "real"
+    st.session_state["layer"] = st.session_state["real_layer"]
+    st.session_state["_real_go"] = True
+
+
+scenario, _ = scenario_sidebar()
 st.title("Inside a real model")
-st.info("Coming next: MiniLM's 72 trained heads (6 layers × 12 heads) on your sentence.")
+
+try:
+    model = pretrained_model()
+except ModelError as error:
+    st.error(str(error))
+    st.stop()
+cfg = model.config
+st.markdown(
+    f"**{cfg.name}** is a trained BERT encoder: {cfg.layers} layers × {cfg.heads} heads, "
+    f"d_model = {cfg.d_model}, d_head = {cfg.d_head}. Every map below is computed in NumPy "
+    "by the same attention engine as the other pages, with the model's real weights."
+)
+if model.files.is_default:
+    st.caption(
+        "Weights and tokenizer checked against the official release's SHA-256. "
+        "The sidebar's temperature, mask and toy knobs do not apply here: the model runs "
+        "exactly as trained."
+    )
+
+try:
+    result = run_real(scenario.text)
+except ValueError as error:
+    st.error(str(error))
+    st.stop()
+trace, roles = result.trace, result.roles
+n = len(trace.tokens)
+if trace.notice:
+    st.warning(trace.notice)
+token_list = f"**{n} WordPiece tokens** (the model's own pieces, with `[CLS]` and `[SEP]`)"
+if n <= MAX_GRID_CELLS:
+    st.markdown(token_list + ":")
+    st.text(" · ".join(trace.tokens))
+else:
+    with st.expander(token_list):
+        st.text(" · ".join(trace.tokens))
+
+st.header(f"All {cfg.layers * cfg.heads} heads at once")
+pick_role, pick_layer, pick_head = st.columns([2, 1, 1])
+role = pick_role.selectbox("Colour the grid by a role", [NO_ROLE, *ROLES, ENTROPY], key="real_role")
+st.session_state.setdefault("real_layer", min(scenario.layer, cfg.layers))
+layer = pick_layer.selectbox("Open layer", range(1, cfg.layers + 1), key="real_layer")
+head = pick_head.selectbox("Open head", range(1, cfg.heads + 1), key="real_head")
+role_values = None if role == NO_ROLE else roles[role]
+st.plotly_chart(
+    head_grid_figure(
+        trace.attentions,
+        trace.tokens,
+        selected=(layer - 1, head - 1),
+        role=None if role == NO_ROLE else role,
+        role_values=role_values,
+    ),
+    key="real_grid",
+    config=CHART_CONFIG,
+)
+grid_note = (
+    "Each small map: rows are queries, columns are keys, darker means more weight; "
+    "hover for tokens and numbers. The framed map is the head opened below."
+)
+if n > MAX_GRID_CELLS:
+    grid_note += (
+        f" Your text has {n} tokens, so each small map is simplified to "
+        f"{MAX_GRID_CELLS} × {MAX_GRID_CELLS} blocks of about {n / MAX_GRID_CELLS:.0f} "
+        "tokens (a block's share of the attention); the large map below is full size."
+    )
+if role_values is not None:
+    grid_note += (
+        f" Frames and numbers above the maps: each head's “{role}” score; the frame "
+        "colours run from 0 to the largest head's score."
+    )
+st.caption(grid_note)
+
+st.header(f"Layer {layer} · head {head} up close")
+big, facts = st.columns([3, 2])
+weights = trace.attentions[layer - 1, head - 1]
+big.plotly_chart(
+    head_figure(weights, trace.tokens, layer - 1, head - 1),
+    key="real_head_map",
+    config=CHART_CONFIG,
+)
+facts.markdown(f"**Pattern:** {describe_head(weights)}")
+facts.markdown(
+    "\n".join(
+        f"- {name}: **{roles[name][layer - 1, head - 1]:.0%}** of its attention" for name in ROLES
+    )
+    + f"\n- entropy: **{roles[ENTROPY][layer - 1, head - 1]:.2f} bits** "
+    f"(a head spreading evenly over all {n} tokens would have more)"
+)
+
+st.header("What each head does")
+st.caption(
+    "Role scores as in studies of BERT's heads (Clark et al., 2019, “What Does BERT Look "
+    "At?”): the average share of a query's attention on the previous token, the next "
+    "token, itself, [CLS], [SEP] and punctuation, and the entropy of its weights "
+    "(0 bits = each query looks at one token). Click a column to sort, a row to open "
+    "that head."
+)
+share = {"format": "percent", "min_value": 0.0, "max_value": 1.0}
+st.dataframe(
+    role_table(roles),
+    hide_index=True,
+    height=420,
+    key="real_table",
+    on_select=_open_table_row,
+    selection_mode="single-row",
+    column_config={
+        **{name: st.column_config.ProgressColumn(name, **share) for name in ROLES},
+        ENTROPY: st.column_config.NumberColumn(ENTROPY, format="%.2f"),
+    },
+)
+
+st.header("How each layer moves the tokens")
+st.plotly_chart(
+    layer_path_figure(trace.hidden_states, trace.tokens), key="real_paths", config=CHART_CONFIG
+)
+st.caption(
+    "Every token's vector after the embeddings and after each layer, all projected by one "
+    "PCA so the moves are comparable; the grey line joins one token's positions. "
+    + ("Tokens are named at their embedding point." if n <= 40 else "Hover for the token.")
+)
+
+st.header("Look inside one layer")
+st.markdown(
+    f"The **Head spaces** page can show layer {layer}'s {cfg.heads} trained heads: its input "
+    "vectors projected into each head's query/key space."
+)
+st.button(
+    f"Open layer {layer} in Head spaces",
+    key="real_to_head_spaces",
+    on_click=_send_layer_to_head_spaces,
+)
+if st.session_state.pop("_real_go", False):
+    st.switch_page("pages/head_spaces.py", query_params={"source": "real", "layer": str(layer)})

@@ -1,0 +1,46 @@
+"""Cached access to the pretrained model for the pages: one loaded model per server, one
+forward pass (with its role scores) per sentence, one vocabulary PCA per server."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from attention.head_roles import role_scores
+from attention.pretrained import ModelTrace, PretrainedModel, load_pretrained
+from attention.pretrained.vocabulary import VocabularyEmbeddings
+
+
+@dataclass(frozen=True)
+class RealRun:
+    """The model's trace on one sentence and each head's role scores (layers, heads)."""
+
+    trace: ModelTrace
+    roles: dict[str, np.ndarray]
+
+
+@st.cache_resource(show_spinner="Loading MiniLM and checking its SHA-256 (once per server)…")
+def pretrained_model() -> PretrainedModel:
+    """The verified model, shared by all sessions. A ModelError is not cached: the next
+    run looks again, so installing the package fixes a running app."""
+    return load_pretrained()
+
+
+@st.cache_resource(show_spinner="Fitting the vocabulary PCA (once per server)…")
+def vocabulary_embeddings() -> VocabularyEmbeddings:
+    """Real word vectors at any d_model for the toy source."""
+    return VocabularyEmbeddings(pretrained_model())
+
+
+# cache_resource, not cache_data: at 512 tokens the attentions alone are 75 MB, which
+# cache_data would copy on every rerun. The arrays are made read-only before sharing.
+@st.cache_resource(max_entries=8, show_spinner="Running MiniLM on the sentence…")
+def run_real(text: str) -> RealRun:
+    """Forward pass and role scores for `text` (ValueError for empty text)."""
+    trace = pretrained_model().run(text)
+    roles = role_scores(trace.attentions, trace.tokens)
+    for array in (trace.attentions, trace.hidden_states, *roles.values()):
+        array.flags.writeable = False
+    return RealRun(trace, roles)
