@@ -17,6 +17,7 @@ import numpy as np
 from attention.allocator import keep_freed_memory
 from attention.pretrained import PretrainedModel, load_pretrained
 from attention.pretrained.gelu import gelu_
+from attention.pretrained.vocabulary import VocabularyEmbeddings
 from benchmarks.common import THREADS, median_seconds, pin_threads, print_table
 
 TOKEN_COUNTS = (128, 512)
@@ -95,6 +96,7 @@ def main() -> None:
     keep_freed_memory()  # for every library in the process alike
     load = median_seconds(load_pretrained, repeats=5, warmup=1)
     model = load_pretrained()
+    vocabulary_fit = median_seconds(lambda: VocabularyEmbeddings(model), repeats=5, warmup=1)
     rows = []
     for n in TOKEN_COUNTS:
         text = text_of(model, n)
@@ -111,6 +113,10 @@ def main() -> None:
         )
     print(f"threads: {THREADS}; float32; model: {model.config.name} ({model.files.source})")
     print(f"load_pretrained() incl. SHA-256 of weights and tokenizer: {load:.2f} s (median of 5)")
+    print(
+        f"VocabularyEmbeddings (PCA of the {model.config.vocab_size:,} × "
+        f"{model.config.d_model} word table): {vocabulary_fit:.3f} s (median of 5)"
+    )
     print_table(
         [
             "tokens",

@@ -59,3 +59,15 @@ def test_real_model_page_with_512_tokens(app_url, page):
     charts = page.locator('[data-testid="stPlotlyChart"]')
     for index, name in enumerate(["grid", "head", "paths"]):
         charts.nth(index).screenshot(path=str(SCREENSHOTS / f"real_model_512_{name}.png"))
+
+
+def test_clicking_a_table_row_opens_that_head(app_url, page):
+    open_real_model(page, app_url)
+    table = page.locator('[data-testid="stDataFrame"]')
+    table.scroll_into_view_if_needed()
+    box = table.bounding_box()
+    row_px = 35  # the data grid's header and row height
+    page.mouse.click(box["x"] + 18, box["y"] + 3.5 * row_px)  # row 3's checkbox: layer 1 head 3
+    page.locator("h2", has_text="Layer 1 · head 3 up close").wait_for(timeout=60_000)
+    wait_until_drawn(page, timeout_ms=120_000)
+    assert page.locator('[data-testid="stException"]').count() == 0

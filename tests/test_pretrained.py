@@ -156,9 +156,12 @@ def test_attention_layer_reproduces_the_layer_from_its_input(model):
 def test_attention_layer_is_independent_and_takes_causal_and_temperature(model):
     text = "Changing a copy must not change the model."
     before = model.run(text).attentions
+    hidden_before = model.run(text).hidden_states[3]
     copy = model.attention_layer(2)
-    copy.w_q = np.zeros_like(copy.w_q)
+    for array in (copy.w_q, copy.w_k, copy.w_v, copy.w_o, copy.b_q, copy.b_o):
+        array[...] = 0.0  # in place: must not reach the model's own arrays
     np.testing.assert_array_equal(model.run(text).attentions, before)
+    np.testing.assert_array_equal(model.run(text).hidden_states[3], hidden_before)
 
     hidden = model.run(text).hidden_states[2]
     causal = model.attention_layer(2)(hidden, causal=True).weights

@@ -70,12 +70,12 @@ class PretrainedModel:
         self.config = config
         self.tokenizer = tokenizer
         self.files = files
-        self._weights = weights
-        self.word_embeddings = self._tensor("embeddings.word_embeddings.weight")
-        self._positions = self._tensor("embeddings.position_embeddings.weight")
-        self._token_type = self._tensor("embeddings.token_type_embeddings.weight")[0]
-        self._embedding_norm = self._norm("embeddings.LayerNorm")
-        self._layers = [self._build_layer(i) for i in range(config.layers)]
+        read = _WeightReader(weights, config)
+        self.word_embeddings = read.tensor("embeddings.word_embeddings.weight")
+        self._positions = read.tensor("embeddings.position_embeddings.weight")
+        self._token_type = read.tensor("embeddings.token_type_embeddings.weight")[0]
+        self._embedding_norm = read.norm("embeddings.LayerNorm")
+        self._layers = [read.layer(i) for i in range(config.layers)]
 
     def run(self, text: str, return_qkv: bool = False) -> ModelTrace:
         """Tokenize `text` and run the encoder; `return_qkv` also keeps each layer's
@@ -121,50 +121,16 @@ class PretrainedModel:
             raise ValueError(
                 f"layer must be from 0 to {self.config.layers - 1} (0-based); got {layer}."
             )
-        return self._attention_from_weights(int(layer))
+        own = self._layers[int(layer)].attention
+        return MultiHeadAttention.from_weights(  # from_weights copies every array but W_O
+            own.w_q, own.w_k, own.w_v, own.w_o.copy(), own.b_q, own.b_k, own.b_v, own.b_o.copy()
+        )
 
     def __repr__(self) -> str:
         c = self.config
         return (
             f"PretrainedModel({c.name!r}: {c.layers} layers × {c.heads} heads, "
             f"d_model={c.d_model}, d_head={c.d_head}, d_ff={c.d_ff}, vocab={c.vocab_size})"
-        )
-
-    # Weights: HF BERT stores linear layers as (out, in); the engine wants x @ W.
-    def _tensor(self, name: str) -> np.ndarray:
-        for key in (name, f"bert.{name}"):
-            if key in self._weights:
-                return np.ascontiguousarray(self._weights[key], dtype=np.float32)
-        raise ModelError(f"model.safetensors has no tensor {name!r}; is it a BERT encoder?")
-
-    def _linear(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        weight = self._tensor(f"{name}.weight")
-        return np.ascontiguousarray(weight.T), self._tensor(f"{name}.bias")
-
-    def _norm(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        return self._tensor(f"{name}.weight"), self._tensor(f"{name}.bias")
-
-    def _attention_from_weights(self, layer: int) -> MultiHeadAttention:
-        cfg, prefix = self.config, f"encoder.layer.{layer}.attention"
-        per_head = {}
-        for role in ("query", "key", "value"):
-            weight, bias = self._linear(f"{prefix}.self.{role}")
-            per_head[f"w_{role[0]}"] = weight.reshape(cfg.d_model, cfg.heads, cfg.d_head).transpose(
-                1, 0, 2
-            )
-            per_head[f"b_{role[0]}"] = bias.reshape(cfg.heads, cfg.d_head)
-        w_o, b_o = self._linear(f"{prefix}.output.dense")
-        return MultiHeadAttention.from_weights(**per_head, w_o=w_o, b_o=b_o, dtype=np.float32)
-
-    def _build_layer(self, layer: int) -> _Layer:
-        prefix = f"encoder.layer.{layer}"
-        w_in, b_in = self._linear(f"{prefix}.intermediate.dense")
-        w_out, b_out = self._linear(f"{prefix}.output.dense")
-        return _Layer(
-            attention=self._attention_from_weights(layer),
-            attention_norm=self._norm(f"{prefix}.attention.output.LayerNorm"),
-            feed_forward=_FeedForward(w_in, b_in, w_out, b_out),
-            output_norm=self._norm(f"{prefix}.output.LayerNorm"),
         )
 
     def _layer_norm(self, x: np.ndarray, norm: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
@@ -175,6 +141,50 @@ class PretrainedModel:
         centred *= gamma
         centred += beta
         return centred
+
+
+class _WeightReader:
+    """Turns a BERT checkpoint's tensors into the engine's layout: HF stores each linear
+    layer as (out, in) for x Wᵀ; the engine wants (in, out) and per-head blocks."""
+
+    def __init__(self, weights: dict[str, np.ndarray], config: ModelConfig) -> None:
+        self._weights = weights
+        self._config = config
+
+    def tensor(self, name: str) -> np.ndarray:
+        for key in (name, f"bert.{name}"):  # bare BertModel, or inside a task model
+            if key in self._weights:
+                return np.ascontiguousarray(self._weights[key], dtype=np.float32)
+        raise ModelError(f"model.safetensors has no tensor {name!r}; is it a BERT encoder?")
+
+    def linear(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        weight = self.tensor(f"{name}.weight")
+        return np.ascontiguousarray(weight.T), self.tensor(f"{name}.bias")
+
+    def norm(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        return self.tensor(f"{name}.weight"), self.tensor(f"{name}.bias")
+
+    def attention(self, layer: int) -> MultiHeadAttention:
+        cfg, prefix = self._config, f"encoder.layer.{layer}.attention"
+        per_head = {}
+        for role in ("query", "key", "value"):
+            weight, bias = self.linear(f"{prefix}.self.{role}")
+            by_head = weight.reshape(cfg.d_model, cfg.heads, cfg.d_head).transpose(1, 0, 2)
+            per_head[f"w_{role[0]}"] = by_head
+            per_head[f"b_{role[0]}"] = bias.reshape(cfg.heads, cfg.d_head)
+        w_o, b_o = self.linear(f"{prefix}.output.dense")
+        return MultiHeadAttention.from_weights(**per_head, w_o=w_o, b_o=b_o, dtype=np.float32)
+
+    def layer(self, layer: int) -> _Layer:
+        prefix = f"encoder.layer.{layer}"
+        w_in, b_in = self.linear(f"{prefix}.intermediate.dense")
+        w_out, b_out = self.linear(f"{prefix}.output.dense")
+        return _Layer(
+            attention=self.attention(layer),
+            attention_norm=self.norm(f"{prefix}.attention.output.LayerNorm"),
+            feed_forward=_FeedForward(w_in, b_in, w_out, b_out),
+            output_norm=self.norm(f"{prefix}.output.LayerNorm"),
+        )
 
 
 def _feed_forward(x: np.ndarray, ff: _FeedForward) -> np.ndarray:
