@@ -1,15 +1,17 @@
 """Inside a real model: MiniLM's trained heads on the user's sentence — all heads as one
 grid, one head large, role scores per head, and the tokens' path through the layers."""
 
+import numpy as np
 import streamlit as st
 
 from attention.figures.real_model import (
     MAX_GRID_CELLS,
+    MAX_NAMED_TOKENS,
     head_figure,
     head_grid_figure,
     layer_path_figure,
 )
-from attention.head_metrics import describe_head
+from attention.head_metrics import describe_head, max_entropy_bits
 from attention.head_roles import ENTROPY, ROLES, role_table
 from attention.pretrained import ModelError
 from ui.real_model import pretrained_model, run_real
@@ -119,8 +121,8 @@ facts.markdown(
     "\n".join(
         f"- {name}: **{roles[name][layer - 1, head - 1]:.0%}** of its attention" for name in ROLES
     )
-    + f"\n- entropy: **{roles[ENTROPY][layer - 1, head - 1]:.2f} bits** "
-    f"(a head spreading evenly over all {n} tokens would have more)"
+    + f"\n- entropy: **{roles[ENTROPY][layer - 1, head - 1]:.2f} bits** (spread evenly "
+    f"over all {n} tokens it would be {max_entropy_bits(np.ones(weights.shape, bool)):.2f} bits)"
 )
 
 st.header("What each head does")
@@ -152,7 +154,11 @@ st.plotly_chart(
 st.caption(
     "Every token's vector after the embeddings and after each layer, all projected by one "
     "PCA so the moves are comparable; the grey line joins one token's positions. "
-    + ("Tokens are named at their embedding point." if n <= 40 else "Hover for the token.")
+    + (
+        "Tokens are named at their embedding point."
+        if n <= MAX_NAMED_TOKENS
+        else "Hover for the token."
+    )
 )
 
 st.header("Look inside one layer")

@@ -22,6 +22,7 @@ MAX_GRID_CELLS = 64
 ROLE_SCALE = "Oranges"  # sequential, distinct from the blue weight scale
 LAYER_SCALE = "Viridis"  # colour-blind-safe order from embeddings (light) to last layer
 GRID_CELL_PX = 92
+MAX_NAMED_TOKENS = 40  # the layer-path figure writes token names up to this many
 
 
 def pool_blocks(n: int, max_cells: int) -> np.ndarray:
@@ -266,7 +267,7 @@ def head_figure(weights: np.ndarray, tokens: list[str], layer: int, head: int) -
 
 
 def layer_path_figure(
-    hidden_states: np.ndarray, tokens: list[str], max_labels: int = 40
+    hidden_states: np.ndarray, tokens: list[str], max_labels: int = MAX_NAMED_TOKENS
 ) -> go.Figure:
     """Each token's path through the (layers + 1, n, d) hidden states in ONE PCA fitted
     on all of them, so every layer's move is drawn on the same axes. Tokens are named at
