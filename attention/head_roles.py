@@ -54,8 +54,16 @@ def role_scores(weights: np.ndarray, tokens: list[str]) -> dict[str, np.ndarray]
         "[CLS]": key_share(weights, token_array == "[CLS]"),
         "[SEP]": key_share(weights, token_array == "[SEP]"),
         "punctuation": key_share(weights, np.array([is_punctuation(t) for t in tokens])),
-        ENTROPY: entropy_bits(weights),
+        ENTROPY: _entropy_by_layer(weights),
     }
+
+
+def _entropy_by_layer(weights: np.ndarray) -> np.ndarray:
+    """entropy_bits over the leading axis one slice at a time: at 512 tokens a whole
+    (6, 12, n, n) stack would need 450 MB of float64 temporaries, one layer 75 MB."""
+    if weights.ndim <= 3:
+        return entropy_bits(weights)
+    return np.stack([entropy_bits(part) for part in weights])
 
 
 def strongest_role(scores: dict[str, np.ndarray]) -> np.ndarray:

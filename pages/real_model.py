@@ -109,10 +109,15 @@ if role_values is not None:
 st.caption(grid_note)
 
 st.header(f"Layer {layer} · head {head} up close")
-big, facts = st.columns([3, 2])
+big, facts = st.columns([2, 1])
 weights = trace.attentions[layer - 1, head - 1]
+stretch = facts.toggle(
+    "Stretch the colours to this head's largest weight",
+    key="real_stretch",
+    help="Long texts spread attention thin: on the shared 0–1 scale most cells look white.",
+)
 big.plotly_chart(
-    head_figure(weights, trace.tokens, layer - 1, head - 1),
+    head_figure(weights, trace.tokens, layer - 1, head - 1, stretch=stretch),
     key="real_head_map",
     config=CHART_CONFIG,
 )

@@ -56,8 +56,10 @@ def test_real_model_page_with_512_tokens(app_url, page):
     assert (
         page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot .plot-container').count() == 3
     )
+    page.get_by_text("Stretch the colours to this head's largest weight").click()
+    wait_until_drawn(page, timeout_ms=120_000)
     charts = page.locator('[data-testid="stPlotlyChart"]')
-    for index, name in enumerate(["grid", "head", "paths"]):
+    for index, name in enumerate(["grid", "head_stretched", "paths"]):
         charts.nth(index).screenshot(path=str(SCREENSHOTS / f"real_model_512_{name}.png"))
 
 

@@ -90,6 +90,16 @@ def test_switching_the_head_changes_the_large_map(reference):
     assert [f["xref"] for f in frames] == [f"x{2 * 12 + 5} domain"]
 
 
+def test_stretch_runs_the_large_map_colours_to_the_head_maximum(reference):
+    at = open_page()
+    large = figure_by_traces(at, "heatmap", count=1)
+    assert large["layout"]["coloraxis"]["cmax"] == 1
+    at.toggle(key="real_stretch").set_value(True).run()
+    large = figure_by_traces(at, "heatmap", count=1)
+    expected = reference["attentions"][0, 0].max()
+    assert large["layout"]["coloraxis"]["cmax"] == pytest.approx(expected, abs=1e-4)
+
+
 def test_role_view_annotates_every_head_with_its_score(reference):
     at = open_page()
     at.selectbox(key="real_role").select("[SEP]").run()
