@@ -67,19 +67,20 @@ def transformers_runner(model_dir: Path, text: str) -> Callable[[], object] | No
 
 
 def interleaved_medians(
-    runs: list[Callable[[], object]], repeats: int, warmup: int = 3
+    runs: list[Callable[[], object]], rounds: int, block: int = 5
 ) -> list[float]:
-    """Median time of each function, timed in turns so that load from other processes on
-    a shared machine falls on all of them alike."""
-    for run in runs:
-        for _ in range(warmup):
-            run()
+    """Median time of each function, timed in alternating blocks of `block` runs (each
+    after one untimed run), so that load from other processes on a shared machine falls
+    on all of them alike, while one library's idle threads never overlap the other's
+    timed runs."""
     times: list[list[float]] = [[] for _ in runs]
-    for _ in range(repeats):
+    for _ in range(rounds):
         for run, record in zip(runs, times, strict=True):
-            start = time.perf_counter()
             run()
-            record.append(time.perf_counter() - start)
+            for _ in range(block):
+                start = time.perf_counter()
+                run()
+                record.append(time.perf_counter() - start)
     return [statistics.median(record) for record in times]
 
 
@@ -102,11 +103,11 @@ def main() -> None:
         text = text_of(model, n)
         run_numpy = lambda text=text: model.run(text)  # noqa: E731
         run_torch = transformers_runner(model.files.directory, text)
-        repeats = 40 if n <= 128 else 12
+        rounds = 8 if n <= 128 else 4
         if run_torch is None:
-            t_numpy, t_torch = median_seconds(run_numpy, repeats), float("nan")
+            t_numpy, t_torch = median_seconds(run_numpy, rounds * 5), float("nan")
         else:
-            t_numpy, t_torch = interleaved_medians([run_numpy, run_torch], repeats)
+            t_numpy, t_torch = interleaved_medians([run_numpy, run_torch], rounds)
         t_gelu = gelu_seconds(model, n)
         rows.append(
             [n, t_numpy * 1e3, t_torch * 1e3, t_numpy / t_torch, t_gelu * 1e3, t_gelu / t_numpy]
