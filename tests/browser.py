@@ -33,8 +33,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(port: int, timeout: float = 60.0) -> subprocess.Popen:
-    """Start `streamlit run app.py` headless on `port` and wait for its health check."""
+def start_app(port: int, timeout: float = 60.0, script: Path = ROOT / "app.py") -> subprocess.Popen:
+    """Start `streamlit run <script>` (the app by default) headless on `port` and wait
+    for its health check."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
         [
@@ -42,7 +43,7 @@ def start_app(port: int, timeout: float = 60.0) -> subprocess.Popen:
             "-m",
             "streamlit",
             "run",
-            str(ROOT / "app.py"),
+            str(script),
             "--server.headless",
             "true",
             "--server.port",
