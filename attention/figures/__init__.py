@@ -1,0 +1,1 @@
+"""Plotly figure builders: pure functions, plain arrays in, go.Figure out."""

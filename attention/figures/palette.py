@@ -1,0 +1,44 @@
+"""One colour per head, the same on every page, and the shared colour scales.
+
+Heads 1–6 use Okabe & Ito's colour-blind-safe set (without its black and yellow, which
+vanish on a projector); heads 7–16 continue with Paul Tol's muted set. Weights use one
+sequential scale (white → dark blue) everywhere, so 0–1 reads the same on every chart.
+"""
+
+from __future__ import annotations
+
+HEAD_COLORS = (
+    "#E69F00",  # orange
+    "#56B4E9",  # sky blue
+    "#009E73",  # bluish green
+    "#0072B2",  # blue
+    "#D55E00",  # vermillion
+    "#CC79A7",  # reddish purple
+    "#332288",  # indigo
+    "#DDCC77",  # sand
+    "#117733",  # green
+    "#882255",  # wine
+    "#44AA99",  # teal
+    "#999933",  # olive
+    "#AA4499",  # purple
+    "#CC6677",  # rose
+    "#88CCEE",  # cyan
+    "#555555",  # dark grey
+)
+QUERY_SYMBOL, KEY_SYMBOL, VALUE_SYMBOL, OUTPUT_SYMBOL = "circle", "diamond-open", "square", "star"
+TOKEN_COLOR = "#333333"  # points of the original embedding space (no head yet)
+FOCUS_COLOR = "#000000"
+BLOCKED_COLOR = "#BDBDBD"  # cells a mask forbids
+WEIGHT_SCALE = [[0.0, "#FFFFFF"], [0.15, "#DCEAF7"], [0.5, "#6BAED6"], [1.0, "#08306B"]]
+FONT_SIZE = 16  # base font of every figure: readable when projected
+
+
+def head_color(head: int) -> str:
+    """Colour of head `head` (0-based); cycles after 16 heads."""
+    return HEAD_COLORS[head % len(HEAD_COLORS)]
+
+
+def with_alpha(color: str, alpha: float) -> str:
+    """'#RRGGBB' → 'rgba(r,g,b,alpha)' for lines whose opacity carries a weight."""
+    r, g, b = (int(color[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r},{g},{b},{alpha:.3f})"

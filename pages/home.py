@@ -1,0 +1,28 @@
+"""Start here: what the app shows, in a few sentences, with the lesson's sentence."""
+
+import streamlit as st
+
+from ui.sidebar import scenario_sidebar
+
+scenario, run = scenario_sidebar()
+
+st.title("Head Spaces")
+st.markdown(
+    "Every attention head takes **the same token vectors** and moves them with its own "
+    "three matrices, $W_Q$, $W_K$ and $W_V$, into a smaller space of its own. A query "
+    "attends to the keys it lands near — so heads that move the points differently end "
+    "up looking at different tokens. This app lets you see it happen and measure it."
+)
+st.subheader("The lesson's sentence")
+st.text(" · ".join(run.tokens))
+st.markdown(
+    f"{len(run.tokens)} tokens, each a vector of **{run.x.shape[1]}** numbers, going "
+    f"through **{run.mha.n_heads}** heads of **{run.mha.d_head}** dimensions. "
+    "Change the sentence and the knobs in the sidebar; every page follows them."
+)
+st.subheader("A path through the ideas")
+st.page_link("pages/head_spaces.py", label="1. Head spaces — where each head moves the points")
+st.page_link("pages/attention_maps.py", label="2. Attention maps — where each head looks")
+st.page_link("pages/why_heads.py", label="3. Why several heads? — the maths and experiments")
+st.page_link("pages/real_model.py", label="4. Inside a real model — MiniLM's 72 trained heads")
+st.page_link("pages/block.py", label="5. The block around attention — residual, FFN, translation")

@@ -1,0 +1,56 @@
+"""Shared fixtures: a served app and a headless Chromium for the browser tests.
+
+Without /usr/bin/chromium the browser tests skip, except when CI is set: then a
+missing browser fails the run, so CI cannot pass without having looked."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, free_port, start_app
+
+
+def _need_browser() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    message = f"{CHROMIUM} is missing (install Debian's chromium: scripts/ensure-chromium)"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """Base URL of the app served by `streamlit run app.py` for the whole session."""
+    _need_browser()
+    proc = start_app(free_port())
+    port = proc.args[proc.args.index("--server.port") + 1]
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except Exception:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    _need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium):
+    """A fresh browser page at a projector-like size."""
+    context = chromium.new_context(viewport={"width": 1600, "height": 1000})
+    page = context.new_page()
+    yield page
+    context.close()

@@ -1,0 +1,75 @@
+"""Cached computation behind every page: the scenario's tokens, points, heads and trace.
+
+Arrays go through st.cache_data (copied per caller), loaded models through
+st.cache_resource (one per server), so a slider move recomputes only what it changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from attention import AttentionTrace, MultiHeadAttention
+from attention.toy import toy_inputs
+from ui.scenario import DEFAULT_TEXT, Scenario
+
+
+@dataclass(frozen=True)
+class ScenarioRun:
+    """What the pages draw: tokens, their input vectors x (n, d_model), the heads and
+    one forward pass, plus notices to show (text cut, defaults used)."""
+
+    tokens: list[str]
+    x: np.ndarray
+    mha: MultiHeadAttention
+    trace: AttentionTrace
+    notices: tuple[str, ...]
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def toy_heads(d_model: int, heads: int, d_head: int, seed: int) -> MultiHeadAttention:
+    """Seeded random heads: one object per configuration and server."""
+    return MultiHeadAttention(d_model, heads, d_head, seed=seed, dtype=np.float64)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def run_toy(
+    text: str,
+    d_model: int,
+    heads: int,
+    d_head: int,
+    seed: int,
+    temp: float,
+    causal: bool,
+    positions: bool,
+) -> ScenarioRun:
+    """The toy source: word vectors (+ positions) through seeded random heads."""
+    inputs = toy_inputs(text, d_model, seed=seed, positions=positions)
+    mha = toy_heads(d_model, heads, d_head, seed)
+    trace = mha(inputs.x, causal=causal, temperature=temp)
+    notices = (inputs.notice,) if inputs.notice else ()
+    return ScenarioRun(inputs.tokens, inputs.x, mha, trace, notices)
+
+
+def run(scenario: Scenario) -> ScenarioRun:
+    """Compute (or fetch from cache) the scenario; empty text falls back to the default
+    sentence with a notice."""
+    text = scenario.text if scenario.text.strip() else DEFAULT_TEXT
+    result = run_toy(
+        text,
+        scenario.d_model,
+        scenario.heads,
+        scenario.resolved_d_head,
+        scenario.seed,
+        scenario.temp,
+        scenario.causal,
+        scenario.positions,
+    )
+    if text is not scenario.text:
+        notice = "The sentence is empty: showing the default sentence until you type one."
+        result = ScenarioRun(
+            result.tokens, result.x, result.mha, result.trace, (notice, *result.notices)
+        )
+    return result

@@ -1,0 +1,125 @@
+"""The shared sidebar: one function every page calls first. It draws the scenario's
+widgets, keeps them in the URL (so a link reopens the exact view) and returns the
+scenario with its computed run."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import streamlit as st
+
+from ui import data
+from ui.scenario import (
+    D_MODEL_CHOICES,
+    MAX_HEADS,
+    MAX_SEED,
+    MAX_TEXT_CHARS,
+    REAL_LAYERS,
+    SOURCES,
+    TEMPERATURE_RANGE,
+    Scenario,
+    parse_query,
+    to_query,
+)
+
+FIELDS = [f.name for f in dataclasses.fields(Scenario)]
+_URL_READ = "_scenario_url_read"
+_NOTICES = "_scenario_notices"
+
+
+def _read_url_once() -> None:
+    """On a session's first run, load the URL's scenario into the widgets' state."""
+    if st.session_state.get(_URL_READ):
+        return
+    scenario, notices = parse_query(st.query_params.to_dict())
+    for name in FIELDS:
+        st.session_state[name] = getattr(scenario, name)
+    st.session_state[_NOTICES] = notices
+    st.session_state[_URL_READ] = True
+
+
+def _keep_state_across_pages() -> None:
+    """Re-assign widget values so Streamlit keeps them when the page changes."""
+    for name in FIELDS:
+        if name in st.session_state:
+            st.session_state[name] = st.session_state[name]
+
+
+def _engine_knobs(real: bool) -> None:
+    if real:
+        st.caption("MiniLM's sizes are fixed by its training:")
+        st.select_slider("d_model", [384], value=384, key="_real_d_model", disabled=True)
+        st.slider("Heads", 1, 12, value=12, key="_real_heads", disabled=True)
+        st.select_slider("d_head", [32], value=32, key="_real_d_head", disabled=True)
+        return
+    st.select_slider(
+        "d_model (embedding width)",
+        D_MODEL_CHOICES,
+        key="d_model",
+        help="Width of every token vector entering attention.",
+    )
+    st.slider("Heads", 1, MAX_HEADS, key="heads")
+    st.toggle("Full-size heads (d_head = d_model)", key="full")
+    d_model = st.session_state["d_model"]
+    if st.session_state["d_head"] > d_model:
+        st.session_state["d_head"] = 0
+    st.select_slider(
+        "d_head (per head)",
+        options=range(d_model + 1),
+        key="d_head",
+        format_func=lambda v: "auto" if v == 0 else str(v),
+        disabled=st.session_state["full"],
+        help="auto = d_model / heads, rounded down when it does not divide.",
+    )
+    st.number_input("Seed (random weights)", 0, MAX_SEED, step=1, key="seed")
+    st.toggle(
+        "Add position vectors",
+        key="positions",
+        help="Toy points = word vector + ½ · sinusoidal position vector.",
+    )
+
+
+def scenario_sidebar() -> tuple[Scenario, data.ScenarioRun]:
+    """Draw the sidebar, sync the URL, and return the scenario and its computed run."""
+    _read_url_once()
+    _keep_state_across_pages()
+    with st.sidebar:
+        st.text_area("Sentence", key="text", max_chars=MAX_TEXT_CHARS, height=90)
+        st.radio("Points and weights", list(SOURCES), format_func=SOURCES.get, key="source")
+        real = st.session_state["source"] == "real"
+        if real:
+            st.slider(
+                "Layer",
+                1,
+                REAL_LAYERS,
+                key="layer",
+                help="Points = this layer's input; heads = its 12 trained heads.",
+            )
+        _engine_knobs(real)
+        st.slider(
+            "Temperature",
+            *TEMPERATURE_RANGE,
+            step=0.05,
+            key="temp",
+            help="Scores are divided by it: below 1 sharpens, above 1 flattens.",
+        )
+        st.toggle("Causal mask (no looking ahead)", key="causal")
+        scenario = Scenario(**{name: st.session_state[name] for name in FIELDS})
+        if note := scenario.d_head_note():
+            st.caption(note)
+        result = data.run(scenario)
+        n = len(result.tokens)
+        if st.session_state["focus"] >= n:
+            st.session_state["focus"] = min(1, n - 1)
+        st.selectbox(
+            "Focus token (query)",
+            range(n),
+            key="focus",
+            format_func=lambda i: f"{i} · {result.tokens[i]}",
+        )
+        scenario = dataclasses.replace(scenario, focus=st.session_state["focus"])
+        st.caption("The address bar holds this whole view: copy it to share or bookmark.")
+    st.query_params.from_dict(to_query(scenario))
+    for notice in (*st.session_state.pop(_NOTICES, []), *result.notices):
+        st.info(notice)
+    return scenario, result
