@@ -161,7 +161,7 @@ class EncoderBlock(_Block):
         dtype: type = np.float32,
     ) -> EncoderBlock:
         """A block with freshly drawn weights; one `seed` fixes all of them."""
-        attention_seed, ffn_seed = _child_seeds(seed, 2)
+        attention_seed, ffn_seed = child_seeds(seed, 2)
         attention = MultiHeadAttention(d_model, n_heads, d_head, attention_seed, bias, dtype)
         ffn = None
         if use_feed_forward:
@@ -216,7 +216,7 @@ class DecoderBlock(_Block):
         dtype: type = np.float32,
     ) -> DecoderBlock:
         """A block with freshly drawn weights; one `seed` fixes all of them."""
-        self_seed, cross_seed, ffn_seed = _child_seeds(seed, 3)
+        self_seed, cross_seed, ffn_seed = child_seeds(seed, 3)
         self_attention = MultiHeadAttention(d_model, n_heads, d_head, self_seed, bias, dtype)
         cross_attention = MultiHeadAttention(d_model, n_heads, d_head, cross_seed, bias, dtype)
         ffn = None
@@ -241,6 +241,6 @@ class DecoderBlock(_Block):
         return BlockTrace(x, tuple(steps))
 
 
-def _child_seeds(seed: int | None, count: int) -> list[int]:
+def child_seeds(seed: int | None, count: int) -> list[int]:
     """Independent integer seeds for a block's layers, all fixed by one seed."""
     return [int(s) for s in np.random.SeedSequence(seed).generate_state(count)]
