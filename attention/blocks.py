@@ -168,6 +168,22 @@ class EncoderBlock(_Block):
             ffn = FeedForward(d_model, d_ff, activation, ffn_seed, bias, dtype)
         return cls(attention, ffn, norm, residual, eps)
 
+    @classmethod
+    def around(
+        cls,
+        attention: MultiHeadAttention,
+        d_ff: int | None = None,
+        activation: str = "gelu",
+        norm: str = "post",
+        seed: int | None = 0,
+        eps: float = 1e-5,
+    ) -> EncoderBlock:
+        """Wrap existing heads in a block with a freshly drawn feed-forward network; its
+        seed is derived from `seed`, so it never repeats the heads' own random draws."""
+        (ffn_seed,) = child_seeds(seed, 1)
+        ffn = FeedForward(attention.d_model, d_ff, activation, ffn_seed, True, attention.dtype)
+        return cls(attention, ffn, norm, True, eps)
+
     def __call__(self, x: np.ndarray, causal: bool = False, temperature: float = 1.0) -> BlockTrace:
         """Run the block on tokens x (..., n, d_model)."""
         x = np.asarray(x, dtype=self.dtype)

@@ -276,12 +276,12 @@ class _HeadBuilder:
 
     def link(self, query: tuple[str, ...], key: tuple[str, ...], strength: float) -> None:
         """Score += strength · (query word has any of `query`) · (key word has any of `key`)."""
-        self._add(_indicator(query) * strength, _indicator(key))
+        self._add(_indicator(query), _indicator(key), strength)
 
     def match(self, features: tuple[str, ...], strength: float) -> None:
         """Score += strength · (shared features): one column per feature."""
         for name in features:
-            self._add(_indicator((name,)) * strength, _indicator((name,)))
+            self._add(_indicator((name,)), _indicator((name,)), strength)
 
     def position(self, strength: float, shift: int = 0) -> None:
         """Score += strength · Σ_f cos(ω_f (i − shift − j)): peaks at key position
@@ -292,19 +292,22 @@ class _HeadBuilder:
             rotation = np.array([[c, -s], [s, c]])  # (cos, sin)(i) ↦ (cos, sin)(i − shift)
             for out in range(2):
                 query, key = np.zeros(D_MODEL), np.zeros(D_MODEL)
-                query[cols[2 * f : 2 * f + 2]] = strength * rotation[:, out]
+                query[cols[2 * f : 2 * f + 2]] = rotation[:, out]
                 key[cols[2 * f + out]] = 1.0
-                self._add(query, key)
+                self._add(query, key, strength)
 
-    def _add(self, query: np.ndarray, key: np.ndarray) -> None:
-        self.query_columns.append(query)
-        self.key_columns.append(key)
+    def _add(self, query: np.ndarray, key: np.ndarray, strength: float) -> None:
+        """One column; the strength and the engine's 1/√d_head are undone half on the
+        query side and half on the key side, so queries and keys get similar sizes."""
+        scale = math.sqrt(strength * math.sqrt(D_HEAD))
+        self.query_columns.append(query * scale)
+        self.key_columns.append(key * scale)
 
     def projections(self) -> tuple[np.ndarray, np.ndarray]:
-        """(D_MODEL, D_HEAD) W_Q, W_K; W_Q is scaled by √d_head, which the engine divides by."""
+        """(D_MODEL, D_HEAD) W_Q, W_K, unused columns zero."""
         w_q, w_k = np.zeros((D_MODEL, D_HEAD)), np.zeros((D_MODEL, D_HEAD))
         used = len(self.query_columns)
-        w_q[:, :used] = np.array(self.query_columns).T * math.sqrt(D_HEAD)
+        w_q[:, :used] = np.array(self.query_columns).T
         w_k[:, :used] = np.array(self.key_columns).T
         return w_q, w_k
 

@@ -1,13 +1,294 @@
-"""The block around attention (placeholder until its issue lands)."""
+"""The block around attention: what W_O, the residual stream and the feed-forward layer
+do to each token; why the residual matters (rank collapse); and self, causal and cross
+attention in a small hand-built translation example."""
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 
+from attention.blocks import FEED_FORWARD
+from attention.figures.block import (
+    collapse_pca_figure,
+    concat_figure,
+    hidden_figure,
+    joint_query_key_figure,
+    rank_collapse_figure,
+    stream_update_figure,
+)
+from attention.figures.heatmap import attention_grid
+from attention.projection import joint_query_key_layout
+from attention.rank_collapse import MAX_DEPTH
+from attention.translation import ENGLISH, GERMAN, HEADS, VOCABULARY
+from ui import block_data
+from ui.charts import show_chart
+from ui.markdown import literal
 from ui.sidebar import scenario_sidebar
 
-scenario_sidebar()
+NORM_NAMES = {
+    "post": "post-LN (2017 paper, BERT)",
+    "pre": "pre-LN (GPT-2 and most models since)",
+    "none": "no LayerNorm (Dong et al.'s pure attention)",
+}
+EXAMPLES = {
+    "you are tired → du bist müde (one friend)": ("you are tired", "du bist müde"),
+    "you are tired → ihr seid müde (several friends)": ("you are tired", "ihr seid müde"),
+    "you are tired → Sie sind müde (polite)": ("you are tired", "Sie sind müde"),
+    "the dog is not tired → der Hund ist nicht müde": (
+        "the dog is not tired",
+        "der Hund ist nicht müde",
+    ),
+    "she is very hungry → sie ist sehr hungrig": ("she is very hungry", "sie ist sehr hungrig"),
+}
+
+
+def _use_example() -> None:
+    source, target = EXAMPLES[st.session_state["block_example"]]
+    st.session_state["block_source"] = source
+    st.session_state["block_target"] = target
+
+
+scenario, run = scenario_sidebar()
+tokens = run.tokens
 st.title("The block around attention")
-st.info(
-    "Coming next: "
-    "The residual stream, W_O, the feed-forward layer, layer norm, and self / causal "
-    "/ cross attention in a translation."
+st.markdown(
+    "Attention never works alone. Its heads' outputs are glued together and mixed by "
+    "$W_O$, **added** to a residual stream that carries each token's vector from layer to "
+    "layer, and then a feed-forward network works on every token separately."
+)
+
+# --- 1. What the block does to each token ------------------------------------------
+st.header("1 · What one block does to each token")
+left, right = st.columns(2)
+norm = left.radio(
+    "Where the LayerNorm sits",
+    ["post", "pre"],
+    format_func=NORM_NAMES.get,
+    key="block_norm",
+    horizontal=True,
+)
+activation = right.radio(
+    "Feed-forward activation", ["gelu", "relu"], format_func=str.upper, key="block_act",
+    horizontal=True,
+)  # fmt: skip
+if norm == "post":
+    st.latex(
+        r"x \leftarrow \mathrm{LN}\big(x + \mathrm{MultiHead}(x)\big), \qquad "
+        r"x \leftarrow \mathrm{LN}\big(x + \mathrm{FFN}(x)\big)"
+    )
+else:
+    st.latex(
+        r"x \leftarrow x + \mathrm{MultiHead}\big(\mathrm{LN}(x)\big), \qquad "
+        r"x \leftarrow x + \mathrm{FFN}\big(\mathrm{LN}(x)\big)"
+    )
+st.latex(rf"\mathrm{{FFN}}(x) = \mathrm{{{activation.upper()}}}(x W_1 + b_1)\, W_2 + b_2")
+
+trace = block_data.block_trace(scenario, norm, activation)
+attention_step = trace.sublayers[0]
+heads = attention_step.detail
+st.subheader("The heads, concatenated, feed $W_O$")
+st.markdown(
+    f"Each token's **{run.mha.n_heads}** head outputs of **{run.mha.d_head}** numbers are "
+    "laid end to end (one colour per head); $W_O$ mixes them into one update of "
+    f"**{run.mha.d_model}** numbers, the width of the stream it is added to."
+)
+show_chart(
+    concat_figure(tokens, heads.concat, attention_step.update, run.mha.n_heads),
+    key="block_concat",
+)
+
+st.subheader("A nudge, not a replacement")
+ratios = {
+    step.name: float(np.median(step.update_norms / step.stream_norms)) for step in trace.sublayers
+}
+st.markdown(
+    "Light bars: the size of each token's vector as it enters a sublayer. Dark bars: the "
+    "size of what the sublayer adds. Median ‖update‖ / ‖stream‖ here: "
+    + ", ".join(f"**{name}** {ratio:.2f}" for name, ratio in ratios.items())
+    + ". Most of the signal arrives through the residual connection unchanged."
+)
+show_chart(
+    stream_update_figure(
+        tokens,
+        [step.name for step in trace.sublayers],
+        np.array([step.stream_norms for step in trace.sublayers]),
+        np.array([step.update_norms for step in trace.sublayers]),
+    ),
+    key="block_norms",
+)
+st.subheader("Inside the feed-forward network")
+st.markdown(
+    "Every token goes through the same two matrices on its own — no token sees another "
+    "here. The hidden layer is 4 × wider; each column is one hidden unit."
+)
+show_chart(
+    hidden_figure(tokens, trace.sublayer(FEED_FORWARD).detail.hidden, activation),
+    key="block_hidden",
+)
+
+# --- 2. Why the residual stream matters ---------------------------------------------
+st.header("2 · Why the residual stream matters")
+st.markdown(
+    "Every attention output is a weighted **average** of value vectors, so stacking "
+    "attention pulls the tokens together. Here the sentence goes through 24 random "
+    "layers (same weights in all four runs), and we measure how far the token matrix "
+    "$X$ ($n$ tokens × $d$) is from having every token equal:"
+)
+st.latex(
+    r"\text{distance from rank 1} = \frac{\lVert X - \mathbf{1}\bar{x}^{\top}\rVert_F}"
+    r"{\lVert X\rVert_F}, \qquad \bar{x} = \text{mean token}"
+)
+left, right = st.columns(2)
+stack_norm = left.radio(
+    "LayerNorm in the stack",
+    list(NORM_NAMES),
+    format_func=NORM_NAMES.get,
+    key="block_stack_norm",
+)
+depth = right.slider("Depth for the picture below", 0, MAX_DEPTH, 6, key="block_depth")
+collapse = block_data.rank_collapse(scenario, stack_norm)
+show_chart(
+    rank_collapse_figure(
+        list(
+            zip(
+                collapse.labels,
+                collapse.residual,
+                collapse.feed_forward,
+                collapse.distances,
+                strict=True,
+            )
+        ),
+        depth,
+    ),
+    key="block_collapse",
+)
+summary = ", ".join(
+    f"{label}: **{d[depth]:.1e}**"
+    for label, d in zip(collapse.labels, collapse.distances, strict=True)
+)
+st.markdown(
+    f"After **{depth}** layers — {summary}. Without the residual the distance falls "
+    "*doubly* exponentially (Dong et al., 2021): its logarithm roughly triples each "
+    "layer, until float64 cannot tell the tokens apart. With it, each layer only adds to "
+    "the stream, so the tokens keep their differences."
+)
+show_chart(
+    collapse_pca_figure(
+        tokens,
+        [(label, collapse.pictures[i, depth]) for i, label in enumerate(collapse.labels)],
+        depth,
+    ),
+    key="block_collapse_pca",
+)
+st.caption(
+    "PCA of the tokens at the chosen depth, in units of their average length, on the same "
+    "axes in all four panels. The Dong et al. paper uses an ℓ1/ℓ∞ norm without dividing "
+    "by ‖X‖; the ratio here is scale-free, because the residual stream grows with depth."
+)
+
+# --- 3. Three attentions in a translation -------------------------------------------
+st.header("3 · Three attentions in a translation")
+st.markdown(
+    "English *you* can be German *du* (one friend), *ihr* (several) or *Sie* (polite): "
+    "the source does not say which. **These heads were built by hand, not trained**: each "
+    "word is a vector of named features (meaning, part of speech, number, formality, "
+    "gender, position), and each head's $W_Q$, $W_K$ compare one feature of the query "
+    "word with one of the key word. So each map shows exactly what its head was built for."
+)
+st.selectbox("Example", list(EXAMPLES), key="block_example", on_change=_use_example)
+first_source, first_target = next(iter(EXAMPLES.values()))
+st.session_state.setdefault("block_source", first_source)
+st.session_state.setdefault("block_target", first_target)
+left, right = st.columns(2)
+source = left.text_input("English (source)", key="block_source", max_chars=400)
+target = right.text_input("German (target)", key="block_target", max_chars=400)
+with st.expander("The words this example knows"):
+    for language in (ENGLISH, GERMAN):
+        st.markdown(f"**{language}:** " + ", ".join(VOCABULARY[language]))
+    st.caption(
+        "Words are matched ignoring case and punctuation, except Sie (polite you) and sie "
+        "(she/they). Any other word stops the example with a message: nothing is guessed."
+    )
+
+try:
+    example = block_data.translation(source, target)
+except ValueError as error:
+    st.error(literal(str(error)))
+    st.stop()
+
+
+def _titles(kind: str) -> list[str]:
+    return [f"{h + 1}. {name}" for h, (name, _) in enumerate(HEADS[kind])]
+
+
+def _head_table(kind: str) -> None:
+    st.dataframe(
+        pd.DataFrame(
+            {"head": _titles(kind), "what it was built to do": [d for _, d in HEADS[kind]]}
+        ),
+        hide_index=True,
+        width="stretch",
+    )
+
+
+source_tokens, target_tokens = list(example.source_tokens), list(example.target_tokens)
+st.subheader("Encoder self-attention: every English word sees every other")
+show_chart(
+    attention_grid(example.encoder_weights, source_tokens, columns=4, panel_px=300),
+    key="block_encoder",
+)
+_head_table("encoder")
+
+st.subheader("Decoder causal self-attention: only the words already written")
+st.markdown(
+    "The decoder writes German one word at a time, starting from a start token `<s>`. "
+    "When it writes word *i*, the words after it do not exist yet — so in training, "
+    "where the whole sentence is fed at once, the mask blocks them (grey cells)."
+)
+decoder_attention = example.decoder.sublayers[0].detail
+show_chart(
+    attention_grid(
+        example.decoder_weights,
+        target_tokens,
+        allowed=decoder_attention.mask,
+        columns=4,
+        panel_px=300,
+    ),
+    key="block_decoder",
+)
+_head_table("decoder")
+
+st.subheader("Cross-attention: German words ask the English sentence")
+cross = example.decoder.sublayers[1].detail
+show_chart(
+    attention_grid(
+        example.cross_weights,
+        target_tokens,
+        source_tokens,
+        columns=4,
+        query_side="German (decoder): query",
+        key_side="English (encoder): key",
+        panel_px=300,
+    ),
+    key="block_cross",
+)
+_head_table("cross")
+head = st.selectbox(
+    "Cross-attention head in one picture",
+    range(len(HEADS["cross"])),
+    format_func=lambda h: _titles("cross")[h],
+    key="block_cross_head",
+)
+layout = joint_query_key_layout(cross.q[head], cross.k[head])
+show_chart(
+    joint_query_key_figure(
+        layout, target_tokens, source_tokens, example.cross_weights[head], head,
+        _titles("cross")[head],
+    ),
+    key="block_joint",
+)  # fmt: skip
+st.caption(
+    "Queries come from the decoder (German), keys from the encoder's output (English). "
+    "Keys are shifted to the queries' centre and both scaled to equal size before the "
+    "2-D PCA — neither changes any weight. ρ is the rank correlation between the true "
+    "score and the 2-D distance (−1: nearer always means more attention)."
 )

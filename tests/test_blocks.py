@@ -218,3 +218,13 @@ def test_bad_input_shape_is_a_clear_error():
         FeedForward(8)(np.zeros((3, 5)))
     with pytest.raises(ValueError, match="finite"):
         LayerNorm(4)(np.array([[1.0, np.nan, 0.0, 0.0]]))
+
+
+def test_block_around_existing_heads_keeps_them_and_draws_its_own_ffn():
+    block = EncoderBlock.random(8, 2, seed=0, dtype=np.float64)
+    wrapped = EncoderBlock.around(block.self_attention, d_ff=16, norm="pre", seed=0)
+    assert wrapped.self_attention is block.self_attention
+    assert wrapped.feed_forward.w_1.shape == (8, 16) and wrapped.norm == "pre"
+    assert wrapped.feed_forward.w_1.dtype == np.float64
+    # not FeedForward(seed=0), whose draws would mirror MultiHeadAttention(seed=0)'s
+    assert not np.allclose(wrapped.feed_forward.w_1, FeedForward(8, 16, seed=0).w_1)

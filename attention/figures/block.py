@@ -1,0 +1,340 @@
+"""Figures for the block around attention: the concatenated heads feeding W_O, the
+residual stream's norm beside each sublayer's update, the feed-forward activations,
+rank collapse against depth, and a cross-attention head's queries and keys together.
+
+Signed values (head outputs, activations) share one diverging scale centred on 0;
+the residual stream is light grey and the updates dark grey, so head colours keep
+meaning "this head" only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from attention.figures.palette import (
+    FONT_SIZE,
+    KEY_SYMBOL,
+    QUERY_SYMBOL,
+    TOKEN_COLOR,
+    head_color,
+    with_alpha,
+)
+from attention.figures.text import safe_label, unique_labels
+from attention.projection import JointLayout
+
+VALUE_SCALE = "RdBu_r"  # diverging, colour-blind-safe: blue below 0, red above
+STREAM_COLOR = "#BDBDBD"
+UPDATE_COLOR = "#333333"
+NO_RESIDUAL_COLOR = "#888888"
+FLOAT64_FLOOR = 2.2e-16
+
+
+def _value_heatmap(z: np.ndarray, x: list, y: list[str], what: str, limit: float) -> go.Heatmap:
+    """A signed heatmap on the shared diverging scale, symmetric about 0."""
+    return go.Heatmap(
+        z=np.round(np.asarray(z, dtype=np.float64), 4),
+        x=x,
+        y=y,
+        colorscale=VALUE_SCALE,
+        zmin=-limit,
+        zmax=limit,
+        zmid=0.0,
+        colorbar={"title": {"text": "value"}, "thickness": 14},
+        hovertemplate=f"token: %{{y}}<br>{what}: %{{x}}<br>value: %{{z:.3f}}<extra></extra>",
+    )
+
+
+def _symmetric_limit(*arrays: np.ndarray) -> float:
+    top = max(float(np.abs(a).max()) for a in arrays)
+    return top if top > 0 else 1.0
+
+
+def concat_figure(
+    tokens: list[str], concat: np.ndarray, update: np.ndarray, n_heads: int
+) -> go.Figure:
+    """Left: each token's concatenated head outputs (n, h·d_head), one coloured band per
+    head on top. Right: the same rows after W_O (n, d_model): the update to the stream."""
+    labels = unique_labels(tokens)
+    width = concat.shape[1]
+    d_head = width // n_heads
+    limit = _symmetric_limit(concat, update)
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        column_widths=[0.55, 0.45],
+        horizontal_spacing=0.08,
+        subplot_titles=[
+            f"heads concatenated: {n_heads} × {d_head} = {width} numbers per token",
+            f"× W_O ({width} × {update.shape[1]}) → update added to the stream",
+        ],
+    )
+    columns = [f"head {c // d_head + 1} · {c % d_head + 1}" for c in range(width)]
+    fig.add_trace(_value_heatmap(concat, columns, labels, "column", limit), row=1, col=1)
+    fig.add_trace(
+        _value_heatmap(update, list(range(1, update.shape[1] + 1)), labels, "feature", limit),
+        row=1,
+        col=2,
+    )
+    fig.data[1].showscale = False
+    for h in range(n_heads):
+        fig.add_shape(  # the head's band above the rows
+            type="rect",
+            xref="x",
+            yref="paper",
+            x0=h * d_head - 0.5,
+            x1=(h + 1) * d_head - 0.5,
+            y0=1.0,
+            y1=1.035,
+            fillcolor=head_color(h),
+            line={"width": 0},
+        )
+        fig.add_shape(  # and its outline around the head's columns
+            type="rect",
+            xref="x",
+            yref="y",
+            x0=h * d_head - 0.5,
+            x1=(h + 1) * d_head - 0.5,
+            y0=-0.5,
+            y1=len(tokens) - 0.5,
+            line={"color": head_color(h), "width": 3},
+        )
+    fig.update_xaxes(showticklabels=False, title_text="columns, grouped by head", row=1, col=1)
+    fig.update_xaxes(title_text="feature of d_model", row=1, col=2)
+    fig.update_yaxes(autorange="reversed", type="category", title_text="token", row=1, col=1)
+    fig.update_yaxes(autorange="reversed", type="category", showticklabels=False, row=1, col=2)
+    fig.update_layout(
+        height=max(320, 34 * len(tokens) + 160),
+        margin={"l": 10, "r": 10, "t": 80, "b": 10},
+        font={"size": FONT_SIZE},
+    )
+    return fig
+
+
+def stream_update_figure(
+    tokens: list[str],
+    sublayers: list[str],
+    stream_norms: np.ndarray,
+    update_norms: np.ndarray,
+) -> go.Figure:
+    """One row per sublayer: for every token, ‖residual stream‖ entering the sublayer
+    (light) beside ‖update‖ the sublayer adds to it (dark); hover gives the ratio."""
+    labels = unique_labels(tokens)
+    rows = len(sublayers)
+    fig = make_subplots(
+        rows=rows,
+        cols=1,
+        shared_xaxes=True,
+        vertical_spacing=0.12 / rows + 0.04,
+        subplot_titles=sublayers,
+    )
+    for r, name in enumerate(sublayers):
+        stream, update = stream_norms[r], update_norms[r]
+        ratio = np.divide(update, stream, out=np.zeros_like(update), where=stream > 0)
+        hover = (
+            f"token: %{{x}}<br>{name}<br>‖stream‖: %{{customdata[0]:.3f}}"
+            "<br>‖update‖: %{customdata[1]:.3f}<br>‖update‖ / ‖stream‖: %{customdata[2]:.3f}"
+            "<extra></extra>"
+        )
+        custom = np.stack([stream, update, ratio], axis=1).round(4)
+        for values, label, color in (
+            (stream, "‖residual stream‖ before", STREAM_COLOR),
+            (update, "‖update‖ added", UPDATE_COLOR),
+        ):
+            fig.add_trace(
+                go.Bar(
+                    x=labels,
+                    y=np.round(values, 4),
+                    name=label,
+                    marker_color=color,
+                    customdata=custom,
+                    hovertemplate=hover,
+                    legendgroup=label,
+                    showlegend=r == 0,
+                ),
+                row=r + 1,
+                col=1,
+            )
+        fig.update_yaxes(title_text="norm", row=r + 1, col=1, rangemode="tozero")
+    fig.update_xaxes(type="category", tickangle=-45)
+    fig.update_xaxes(title_text="token", row=rows, col=1)
+    fig.update_layout(
+        barmode="group",
+        bargap=0.25,
+        height=170 * rows + 190,
+        legend={"orientation": "h", "y": 1.0 + 0.35 / rows, "x": 0, "yanchor": "bottom"},
+        margin={"l": 10, "r": 10, "t": 90, "b": 10},
+        font={"size": FONT_SIZE},
+    )
+    return fig
+
+
+def hidden_figure(tokens: list[str], hidden: np.ndarray, activation: str) -> go.Figure:
+    """The feed-forward hidden activations: tokens × d_ff units, signed scale."""
+    labels = unique_labels(tokens)
+    active = float((hidden > 0).mean())
+    fig = go.Figure(
+        _value_heatmap(
+            hidden, list(range(1, hidden.shape[1] + 1)), labels, "unit", _symmetric_limit(hidden)
+        )
+    )
+    fig.update_layout(
+        title={
+            "text": f"{activation.upper()} hidden units: {100 * active:.0f} % of them > 0",
+            "font": {"size": FONT_SIZE + 2},
+        },
+        xaxis_title=f"hidden unit (d_ff = {hidden.shape[1]})",
+        yaxis={"title": "token", "autorange": "reversed", "type": "category"},
+        height=max(300, 30 * len(tokens) + 140),
+        margin={"l": 10, "r": 10, "t": 60, "b": 10},
+        font={"size": FONT_SIZE},
+    )
+    return fig
+
+
+def rank_collapse_figure(
+    curves: list[tuple[str, bool, bool, np.ndarray]], picked_depth: int | None = None
+) -> go.Figure:
+    """Distance from rank 1 against depth, log scale; `curves` holds (label, residual,
+    feed_forward, distances per depth starting at depth 0). With the residual: dark,
+    solid; without: grey, dashed; circles mark the runs with a feed-forward."""
+    fig = go.Figure()
+    for label, residual, feed_forward, distances in curves:
+        shown = np.maximum(np.asarray(distances, dtype=np.float64), FLOAT64_FLOOR / 10)
+        fig.add_trace(
+            go.Scatter(
+                x=np.arange(len(shown)),
+                y=shown,
+                name=label,
+                mode="lines+markers" if feed_forward else "lines",
+                line={
+                    "color": UPDATE_COLOR if residual else NO_RESIDUAL_COLOR,
+                    "dash": "solid" if residual else "dash",
+                    "width": 4 if feed_forward else 3,
+                },
+                marker={"size": 7},
+                hovertemplate=f"{label}<br>depth %{{x}}<br>distance %{{y:.2e}}<extra></extra>",
+            )
+        )
+    fig.add_hline(
+        y=FLOAT64_FLOOR,
+        line={"color": NO_RESIDUAL_COLOR, "width": 1, "dash": "dot"},
+        annotation_text="float64 rounding: identical tokens",
+        annotation_position="top right",
+    )
+    if picked_depth is not None:
+        fig.add_vline(x=picked_depth, line={"color": TOKEN_COLOR, "width": 1})
+    fig.update_layout(
+        xaxis={"title": "depth (layers stacked)", "dtick": 2},
+        yaxis={
+            "title": "distance from rank 1, ‖X − 1x̄ᵀ‖ / ‖X‖",
+            "type": "log",
+            "exponentformat": "power",
+        },
+        legend={"orientation": "h", "y": -0.22, "x": 0},
+        height=520,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        font={"size": FONT_SIZE},
+    )
+    return fig
+
+
+def collapse_pca_figure(
+    tokens: list[str], panels: list[tuple[str, np.ndarray]], depth: int
+) -> go.Figure:
+    """The tokens at one depth, one panel per stack variant, PCA in units of the
+    tokens' RMS norm on identical axes: collapsed tokens pile onto one point."""
+    labels = [safe_label(t) for t in tokens]
+    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[t for t, _ in panels])
+    reach = max(0.5, *(float(np.abs(c).max()) for _, c in panels)) * 1.15
+    for i, (title, coords) in enumerate(panels):
+        fig.add_trace(
+            go.Scatter(
+                x=np.round(coords[:, 0], 5),
+                y=np.round(coords[:, 1], 5),
+                mode="markers+text" if len(tokens) <= 16 else "markers",
+                text=labels,
+                textposition="top center",
+                marker={"size": 11, "color": TOKEN_COLOR},
+                name=title,
+                showlegend=False,
+                hovertemplate="%{text}<br>PC 1 %{x:.2e}<br>PC 2 %{y:.2e}<extra></extra>",
+            ),
+            row=1,
+            col=i + 1,
+        )
+    fig.update_xaxes(range=[-reach, reach], zeroline=False, title_text="PC 1")
+    fig.update_yaxes(range=[-reach, reach], zeroline=False, title_text="PC 2")
+    for i in range(1, len(panels) + 1):
+        suffix = "" if i == 1 else str(i)
+        fig.layout[f"yaxis{suffix}"].update(scaleanchor=f"x{suffix}", scaleratio=1)
+    fig.update_layout(
+        title={"text": f"the tokens after {depth} layers", "font": {"size": FONT_SIZE + 2}},
+        height=440,
+        margin={"l": 10, "r": 10, "t": 90, "b": 10},
+        font={"size": FONT_SIZE},
+    )
+    return fig
+
+
+def joint_query_key_figure(
+    layout: JointLayout,
+    query_tokens: list[str],
+    key_tokens: list[str],
+    weights: np.ndarray,
+    head: int,
+    title: str,
+) -> go.Figure:
+    """One head's queries (●) and keys (◇) in one 2-D picture; each query is joined to
+    every key it gives more than 5 % of its weight, the line as opaque as the weight."""
+    q_labels = [safe_label(t) for t in query_tokens]
+    k_labels = [safe_label(t) for t in key_tokens]
+    color = head_color(head)
+    fig = go.Figure()
+    for i, j in zip(*np.nonzero(weights > 0.05), strict=True):
+        fig.add_trace(
+            go.Scatter(
+                x=[layout.queries[i, 0], layout.keys[j, 0]],
+                y=[layout.queries[i, 1], layout.keys[j, 1]],
+                mode="lines",
+                line={"color": with_alpha(color, float(weights[i, j])), "width": 3},
+                hoverinfo="skip",
+                showlegend=False,
+            )
+        )
+    for coords, labels, symbol, side in (
+        (layout.queries, q_labels, QUERY_SYMBOL, "query (decoder)"),
+        (layout.keys, k_labels, KEY_SYMBOL, "key (encoder)"),
+    ):
+        fig.add_trace(
+            go.Scatter(
+                x=np.round(coords[:, 0], 4),
+                y=np.round(coords[:, 1], 4),
+                mode="markers+text",
+                text=labels,
+                textposition="top center",
+                marker={"symbol": symbol, "size": 16, "color": color, "line": {"width": 2}},
+                name=side,
+                hovertemplate=f"{side}: %{{text}}<extra></extra>",
+            )
+        )
+    corr = layout.score_distance_corr
+    fig.update_layout(
+        title={
+            "text": f"{title}: 2-D keeps {100 * layout.variance_kept:.0f} % of the spread; "
+            + (
+                "ρ(score, −distance) n/a"
+                if not np.isfinite(corr)
+                else f"ρ(score, distance) {corr:+.2f}"
+            ),
+            "font": {"size": FONT_SIZE},
+        },
+        xaxis={"title": "PC 1", "showticklabels": False, "zeroline": False},
+        yaxis={"title": "PC 2", "showticklabels": False, "zeroline": False, "scaleanchor": "x"},
+        legend={"orientation": "h", "y": -0.12, "x": 0},
+        height=520,
+        margin={"l": 10, "r": 10, "t": 60, "b": 10},
+        font={"size": FONT_SIZE},
+    )
+    return fig

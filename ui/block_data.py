@@ -1,0 +1,70 @@
+"""Cached computation behind "The block around attention": the scenario's heads wrapped
+in a block, the rank-collapse stacks with their pictures at every depth, and the
+hand-built translation example."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from attention.blocks import BlockTrace, EncoderBlock
+from attention.rank_collapse import MAX_DEPTH, collapse_runs, relative_pca
+from attention.translation import TranslationModel, TranslationTrace, build_translation_model
+from ui import data
+from ui.scenario import Scenario
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def block_trace(scenario: Scenario, norm: str, activation: str) -> BlockTrace:
+    """The scenario's heads in an encoder block with a seeded feed-forward network."""
+    run = data.run(scenario)
+    block = EncoderBlock.around(run.mha, activation=activation, norm=norm, seed=scenario.seed)
+    return block(run.x, causal=scenario.causal, temperature=scenario.temp)
+
+
+@dataclass(frozen=True)
+class CollapseResult:
+    """Per variant (no residual, no residual + FFN, residual, residual + FFN): its label,
+    switches, distance from rank 1 at depths 0…24 and the tokens' 2-D picture there."""
+
+    labels: tuple[str, ...]
+    residual: tuple[bool, ...]
+    feed_forward: tuple[bool, ...]
+    distances: np.ndarray  # (4, depth + 1)
+    pictures: np.ndarray  # (4, depth + 1, n, 2)
+
+
+@st.cache_data(max_entries=16, show_spinner="Stacking 24 layers four ways…")
+def rank_collapse(scenario: Scenario, norm: str) -> CollapseResult:
+    """Four 24-layer stacks on the scenario's tokens, every depth's picture precomputed
+    so moving the depth slider costs nothing."""
+    run = data.run(scenario)
+    runs = collapse_runs(
+        run.x,
+        depth=MAX_DEPTH,
+        n_heads=run.mha.n_heads,
+        d_head=run.mha.d_head,
+        norm=norm,
+        seed=scenario.seed,
+        temperature=scenario.temp,
+    )
+    return CollapseResult(
+        tuple(r.label for r in runs),
+        tuple(r.residual for r in runs),
+        tuple(r.feed_forward for r in runs),
+        np.array([r.distances for r in runs]),
+        np.array([[relative_pca(state) for state in r.states] for r in runs]),
+    )
+
+
+@st.cache_resource(show_spinner=False)
+def translation_model() -> TranslationModel:
+    return build_translation_model()
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def translation(source: str, target: str) -> TranslationTrace:
+    """The example on one sentence pair; ValueError with a readable message."""
+    return translation_model().run(source, target)
