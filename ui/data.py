@@ -12,6 +12,7 @@ import numpy as np
 import streamlit as st
 
 from attention import AttentionTrace, MultiHeadAttention
+from attention.head_spaces import HeadSpaces, head_spaces
 from attention.toy import toy_inputs
 from ui.scenario import DEFAULT_TEXT, Scenario
 
@@ -73,3 +74,10 @@ def run(scenario: Scenario) -> ScenarioRun:
             result.tokens, result.x, result.mha, result.trace, (notice, *result.notices)
         )
     return result
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def spaces(scenario: Scenario) -> HeadSpaces:
+    """Every head's 2-D pictures for the scenario (independent of the focus token)."""
+    result = run(scenario)
+    return head_spaces(result.x, result.trace)
