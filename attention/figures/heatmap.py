@@ -77,8 +77,8 @@ def attention_grid(
         rows=rows,
         cols=columns,
         subplot_titles=titles,
-        horizontal_spacing=0.12 / columns + 0.04,
-        vertical_spacing=min(0.25, 0.5 / rows),
+        horizontal_spacing=0.03,
+        vertical_spacing=min(0.12, 0.3 / rows),
     )
     mask = None if allowed is None else np.broadcast_to(allowed, weights.shape)
     for h in range(n_heads):
@@ -101,7 +101,14 @@ def attention_grid(
     tick_font = {"size": max(9, FONT_SIZE - 2 - len(k_labels) // 12)}
     fig.update_xaxes(type="category", tickangle=-60, tickfont=tick_font, showgrid=False)
     fig.update_yaxes(type="category", autorange="reversed", tickfont=tick_font, showgrid=False)
-    fig.update_xaxes(title_text=key_side, row=rows)
+    # Every panel shares the tokens: label them once, on the outer edges of the grid.
+    for h in range(n_heads):
+        row, col = divmod(h, columns)
+        last_in_column = h + columns >= n_heads
+        fig.update_xaxes(showticklabels=last_in_column, row=row + 1, col=col + 1)
+        fig.update_yaxes(showticklabels=col == 0, row=row + 1, col=col + 1)
+        if last_in_column:
+            fig.update_xaxes(title_text=key_side, row=row + 1, col=col + 1)
     fig.update_yaxes(title_text=query_side, col=1)
     fig.update_layout(
         coloraxis={
