@@ -48,6 +48,13 @@ class SublayerTrace:
         """‖update‖ per token, shape (..., n)."""
         return np.linalg.norm(self.update, axis=-1)
 
+    @property
+    def update_ratios(self) -> np.ndarray:
+        """‖update‖ / ‖stream‖ per token: how big a nudge the sublayer gives (0 where
+        the stream is the zero vector)."""
+        stream = self.stream_norms
+        return np.divide(self.update_norms, stream, out=np.zeros_like(stream), where=stream > 0)
+
 
 @dataclass(frozen=True)
 class BlockTrace:

@@ -49,9 +49,8 @@ class CollapseRun:
 
     @property
     def label(self) -> str:
-        parts = ["attention", "+ feed-forward" if self.feed_forward else "only"]
-        skip = "with residual" if self.residual else "no residual"
-        return f"{' '.join(parts)}, {skip}"
+        layers = "attention + FFN" if self.feed_forward else "attention"
+        return f"{layers}, {'residual' if self.residual else 'no residual'}"
 
     @property
     def distances(self) -> np.ndarray:

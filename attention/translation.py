@@ -183,7 +183,7 @@ class TranslationTrace:
 
 def split_words(text: str) -> list[str]:
     """Whitespace-separated words with surrounding punctuation removed."""
-    words = (re.sub(r"^[^\w<>]+|[^\w<>]+$", "", part) for part in text.split())
+    words = (re.sub(r"^\W+|\W+$", "", part) for part in text.split())
     return [w for w in words if w]
 
 

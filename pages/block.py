@@ -3,7 +3,6 @@ do to each token; why the residual matters (rank collapse); and self, causal and
 attention in a small hand-built translation example."""
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from attention.blocks import FEED_FORWARD
@@ -45,6 +44,20 @@ def _use_example() -> None:
     source, target = EXAMPLES[st.session_state["block_example"]]
     st.session_state["block_source"] = source
     st.session_state["block_target"] = target
+
+
+def _titles(kind: str) -> list[str]:
+    return [f"{h + 1}. {name}" for h, (name, _) in enumerate(HEADS[kind])]
+
+
+def _head_list(kind: str) -> None:
+    """What each head was built to do (fixed texts, no user input)."""
+    st.markdown(
+        "\n".join(
+            f"- **{title}**: {what}"
+            for title, (_, what) in zip(_titles(kind), HEADS[kind], strict=True)
+        )
+    )
 
 
 scenario, run = scenario_sidebar()
@@ -96,34 +109,36 @@ show_chart(
     key="block_concat",
 )
 
-st.subheader("A nudge, not a replacement")
-ratios = {
-    step.name: float(np.median(step.update_norms / step.stream_norms)) for step in trace.sublayers
-}
-st.markdown(
-    "Light bars: the size of each token's vector as it enters a sublayer. Dark bars: the "
-    "size of what the sublayer adds. Median ‖update‖ / ‖stream‖ here: "
-    + ", ".join(f"**{name}** {ratio:.2f}" for name, ratio in ratios.items())
-    + ". Most of the signal arrives through the residual connection unchanged."
-)
-show_chart(
-    stream_update_figure(
-        tokens,
-        [step.name for step in trace.sublayers],
-        np.array([step.stream_norms for step in trace.sublayers]),
-        np.array([step.update_norms for step in trace.sublayers]),
-    ),
-    key="block_norms",
-)
-st.subheader("Inside the feed-forward network")
-st.markdown(
-    "Every token goes through the same two matrices on its own — no token sees another "
-    "here. The hidden layer is 4 × wider; each column is one hidden unit."
-)
-show_chart(
-    hidden_figure(tokens, trace.sublayer(FEED_FORWARD).detail.hidden, activation),
-    key="block_hidden",
-)
+norms, hidden = st.columns(2)
+with norms:
+    st.subheader("How big a nudge does each sublayer give?")
+    ratios = ", ".join(
+        f"**{step.name}** {np.median(step.update_ratios):.2f}" for step in trace.sublayers
+    )
+    st.markdown(
+        "Light bars: the length of each token's vector as it enters a sublayer. Dark "
+        f"bars: the length of what the sublayer adds. Median ‖update‖ / ‖stream‖: {ratios}. "
+        "Below 1, the token keeps most of what it was and the sublayer nudges it."
+    )
+    show_chart(
+        stream_update_figure(
+            tokens,
+            [step.name for step in trace.sublayers],
+            np.array([step.stream_norms for step in trace.sublayers]),
+            np.array([step.update_norms for step in trace.sublayers]),
+        ),
+        key="block_norms",
+    )
+with hidden:
+    st.subheader("Inside the feed-forward network")
+    st.markdown(
+        "Every token goes through the same two matrices on its own: no token sees another "
+        "here. The hidden layer is 4 × wider than the stream; each column is one hidden unit."
+    )
+    show_chart(
+        hidden_figure(tokens, trace.sublayer(FEED_FORWARD).detail.hidden, activation),
+        key="block_hidden",
+    )
 
 # --- 2. Why the residual stream matters ---------------------------------------------
 st.header("2 · Why the residual stream matters")
@@ -140,50 +155,53 @@ st.latex(
 left, right = st.columns(2)
 stack_norm = left.radio(
     "LayerNorm in the stack",
-    list(NORM_NAMES),
+    ["pre", "post", "none"],
     format_func=NORM_NAMES.get,
     key="block_stack_norm",
 )
 depth = right.slider("Depth for the picture below", 0, MAX_DEPTH, 6, key="block_depth")
 collapse = block_data.rank_collapse(scenario, stack_norm)
-show_chart(
-    rank_collapse_figure(
-        list(
-            zip(
-                collapse.labels,
-                collapse.residual,
-                collapse.feed_forward,
-                collapse.distances,
-                strict=True,
-            )
+for column, label, distances in zip(
+    st.columns(len(collapse.labels)), collapse.labels, collapse.distances, strict=True
+):
+    column.metric(label, f"{distances[depth]:.1e}", help=f"distance from rank 1 at depth {depth}")
+curves, pictures = st.columns(2)
+with curves:
+    show_chart(
+        rank_collapse_figure(
+            list(
+                zip(
+                    collapse.labels,
+                    collapse.residual,
+                    collapse.feed_forward,
+                    collapse.distances,
+                    strict=True,
+                )
+            ),
+            depth,
         ),
-        depth,
-    ),
-    key="block_collapse",
-)
-summary = ", ".join(
-    f"{label}: **{d[depth]:.1e}**"
-    for label, d in zip(collapse.labels, collapse.distances, strict=True)
-)
-st.markdown(
-    f"After **{depth}** layers — {summary}. Without the residual the distance falls "
-    "*doubly* exponentially (Dong et al., 2021): its logarithm roughly triples each "
-    "layer, until float64 cannot tell the tokens apart. With it, each layer only adds to "
-    "the stream, so the tokens keep their differences."
-)
-show_chart(
-    collapse_pca_figure(
-        tokens,
-        [(label, collapse.pictures[i, depth]) for i, label in enumerate(collapse.labels)],
-        depth,
-    ),
-    key="block_collapse_pca",
-)
-st.caption(
-    "PCA of the tokens at the chosen depth, in units of their average length, on the same "
-    "axes in all four panels. The Dong et al. paper uses an ℓ1/ℓ∞ norm without dividing "
-    "by ‖X‖; the ratio here is scale-free, because the residual stream grows with depth."
-)
+        key="block_collapse",
+    )
+    st.markdown(
+        "Without the residual the distance falls *doubly* exponentially (Dong et al., "
+        "2021): its logarithm roughly triples each layer, until float64 can no longer tell "
+        "the tokens apart. With it, each layer only adds to the stream, so the tokens keep "
+        "their differences. Try the three LayerNorm placements."
+    )
+with pictures:
+    show_chart(
+        collapse_pca_figure(
+            tokens,
+            [(label, collapse.pictures[i, depth]) for i, label in enumerate(collapse.labels)],
+            depth,
+        ),
+        key="block_collapse_pca",
+    )
+    st.caption(
+        "PCA of the tokens at the chosen depth, in units of their average length, on the "
+        "same axes in all four panels. Dong et al. use an ℓ1/ℓ∞ norm without dividing by "
+        "‖X‖; the ratio here is scale-free, because the residual stream grows with depth."
+    )
 
 # --- 3. Three attentions in a translation -------------------------------------------
 st.header("3 · Three attentions in a translation")
@@ -216,27 +234,22 @@ except ValueError as error:
     st.stop()
 
 
-def _titles(kind: str) -> list[str]:
-    return [f"{h + 1}. {name}" for h, (name, _) in enumerate(HEADS[kind])]
-
-
-def _head_table(kind: str) -> None:
-    st.dataframe(
-        pd.DataFrame(
-            {"head": _titles(kind), "what it was built to do": [d for _, d in HEADS[kind]]}
-        ),
-        hide_index=True,
-        width="stretch",
-    )
-
-
 source_tokens, target_tokens = list(example.source_tokens), list(example.target_tokens)
 st.subheader("Encoder self-attention: every English word sees every other")
-show_chart(
-    attention_grid(example.encoder_weights, source_tokens, columns=4, panel_px=300),
-    key="block_encoder",
-)
-_head_table("encoder")
+maps, table = st.columns([3, 2], vertical_alignment="center")
+with maps:
+    show_chart(
+        attention_grid(
+            example.encoder_weights,
+            source_tokens,
+            titles=_titles("encoder"),
+            columns=2,
+            panel_px=260,
+        ),
+        key="block_encoder",
+    )
+with table:
+    _head_list("encoder")
 
 st.subheader("Decoder causal self-attention: only the words already written")
 st.markdown(
@@ -244,51 +257,65 @@ st.markdown(
     "When it writes word *i*, the words after it do not exist yet — so in training, "
     "where the whole sentence is fed at once, the mask blocks them (grey cells)."
 )
-decoder_attention = example.decoder.sublayers[0].detail
-show_chart(
-    attention_grid(
-        example.decoder_weights,
-        target_tokens,
-        allowed=decoder_attention.mask,
-        columns=4,
-        panel_px=300,
-    ),
-    key="block_decoder",
-)
-_head_table("decoder")
+maps, table = st.columns([3, 2], vertical_alignment="center")
+with maps:
+    show_chart(
+        attention_grid(
+            example.decoder_weights,
+            target_tokens,
+            allowed=example.decoder.sublayers[0].detail.mask,
+            titles=_titles("decoder"),
+            columns=2,
+            panel_px=260,
+        ),
+        key="block_decoder",
+    )
+with table:
+    _head_list("decoder")
 
 st.subheader("Cross-attention: German words ask the English sentence")
+maps, table = st.columns([3, 2], vertical_alignment="center")
+with maps:
+    show_chart(
+        attention_grid(
+            example.cross_weights,
+            target_tokens,
+            source_tokens,
+            titles=_titles("cross"),
+            query_side="German: query",
+            key_side="English: key",
+            columns=2,
+            panel_px=260,
+        ),
+        key="block_cross",
+    )
+with table:
+    _head_list("cross")
+
 cross = example.decoder.sublayers[1].detail
-show_chart(
-    attention_grid(
-        example.cross_weights,
-        target_tokens,
-        source_tokens,
-        columns=4,
-        query_side="German (decoder): query",
-        key_side="English (encoder): key",
-        panel_px=300,
-    ),
-    key="block_cross",
-)
-_head_table("cross")
-head = st.selectbox(
-    "Cross-attention head in one picture",
-    range(len(HEADS["cross"])),
-    format_func=lambda h: _titles("cross")[h],
-    key="block_cross_head",
-)
-layout = joint_query_key_layout(cross.q[head], cross.k[head])
-show_chart(
-    joint_query_key_figure(
-        layout, target_tokens, source_tokens, example.cross_weights[head], head,
-        _titles("cross")[head],
-    ),
-    key="block_joint",
-)  # fmt: skip
-st.caption(
-    "Queries come from the decoder (German), keys from the encoder's output (English). "
-    "Keys are shifted to the queries' centre and both scaled to equal size before the "
-    "2-D PCA — neither changes any weight. ρ is the rank correlation between the true "
-    "score and the 2-D distance (−1: nearer always means more attention)."
-)
+picture, controls = st.columns([3, 2], vertical_alignment="center")
+with controls:
+    head = st.selectbox(
+        "Cross-attention head in one picture",
+        range(len(HEADS["cross"])),
+        format_func=lambda h: _titles("cross")[h],
+        key="block_cross_head",
+    )
+    st.markdown(
+        "Queries (●) come from the decoder, keys (◇) from the encoder's output. Keys are "
+        "shifted to the queries' centre and both scaled to equal size before the 2-D "
+        "PCA — neither changes any weight. **ρ** is the rank correlation between the "
+        "true score and the 2-D distance (−1: nearer always means more attention)."
+    )
+with picture:
+    show_chart(
+        joint_query_key_figure(
+            joint_query_key_layout(cross.q[head], cross.k[head]),
+            target_tokens,
+            source_tokens,
+            example.cross_weights[head],
+            head,
+            _titles("cross")[head],
+        ),
+        key="block_joint",
+    )

@@ -4,6 +4,7 @@ hand-built translation example."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,9 +17,18 @@ from ui import data
 from ui.scenario import Scenario
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+def _unfocused(scenario: Scenario) -> Scenario:
+    """The focus token changes no number here: keep it out of the cache keys."""
+    return dataclasses.replace(scenario, focus=0)
+
+
 def block_trace(scenario: Scenario, norm: str, activation: str) -> BlockTrace:
     """The scenario's heads in an encoder block with a seeded feed-forward network."""
+    return _block_trace(_unfocused(scenario), norm, activation)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _block_trace(scenario: Scenario, norm: str, activation: str) -> BlockTrace:
     run = data.run(scenario)
     block = EncoderBlock.around(run.mha, activation=activation, norm=norm, seed=scenario.seed)
     return block(run.x, causal=scenario.causal, temperature=scenario.temp)
@@ -36,10 +46,14 @@ class CollapseResult:
     pictures: np.ndarray  # (4, depth + 1, n, 2)
 
 
-@st.cache_data(max_entries=16, show_spinner="Stacking 24 layers four ways…")
 def rank_collapse(scenario: Scenario, norm: str) -> CollapseResult:
     """Four 24-layer stacks on the scenario's tokens, every depth's picture precomputed
     so moving the depth slider costs nothing."""
+    return _rank_collapse(_unfocused(scenario), norm)
+
+
+@st.cache_data(max_entries=16, show_spinner="Stacking 24 layers four ways…")
+def _rank_collapse(scenario: Scenario, norm: str) -> CollapseResult:
     run = data.run(scenario)
     runs = collapse_runs(
         run.x,

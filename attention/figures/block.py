@@ -13,13 +13,13 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from attention.figures.lines import weighted_segments
 from attention.figures.palette import (
     FONT_SIZE,
     KEY_SYMBOL,
     QUERY_SYMBOL,
     TOKEN_COLOR,
     head_color,
-    with_alpha,
 )
 from attention.figures.text import safe_label, unique_labels
 from attention.projection import JointLayout
@@ -29,6 +29,7 @@ STREAM_COLOR = "#BDBDBD"
 UPDATE_COLOR = "#333333"
 NO_RESIDUAL_COLOR = "#888888"
 FLOAT64_FLOOR = 2.2e-16
+BAND_PX = 26  # height of the head bands above the concatenated heads
 
 
 def _value_heatmap(z: np.ndarray, x: list, y: list[str], what: str, limit: float) -> go.Heatmap:
@@ -51,6 +52,17 @@ def _symmetric_limit(*arrays: np.ndarray) -> float:
     return top if top > 0 else 1.0
 
 
+def _rows_px(n_rows: int) -> int:
+    """Plot height for n token rows: 34 px a row, squeezed to at most 760 px."""
+    return max(200, min(34 * n_rows, 760))
+
+
+def _text_on(color: str) -> str:
+    """Black or white, whichever reads better on the '#RRGGBB' background."""
+    r, g, b = (int(color[i : i + 2], 16) for i in (1, 3, 5))
+    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#FFFFFF"
+
+
 def concat_figure(
     tokens: list[str], concat: np.ndarray, update: np.ndarray, n_heads: int
 ) -> go.Figure:
@@ -60,16 +72,8 @@ def concat_figure(
     width = concat.shape[1]
     d_head = width // n_heads
     limit = _symmetric_limit(concat, update)
-    fig = make_subplots(
-        rows=1,
-        cols=2,
-        column_widths=[0.55, 0.45],
-        horizontal_spacing=0.08,
-        subplot_titles=[
-            f"heads concatenated: {n_heads} × {d_head} = {width} numbers per token",
-            f"× W_O ({width} × {update.shape[1]}) → update added to the stream",
-        ],
-    )
+    plot_px = _rows_px(len(tokens))
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.55, 0.45], horizontal_spacing=0.06)
     columns = [f"head {c // d_head + 1} · {c % d_head + 1}" for c in range(width)]
     fig.add_trace(_value_heatmap(concat, columns, labels, "column", limit), row=1, col=1)
     fig.add_trace(
@@ -86,9 +90,10 @@ def concat_figure(
             x0=h * d_head - 0.5,
             x1=(h + 1) * d_head - 0.5,
             y0=1.0,
-            y1=1.035,
+            y1=1.0 + BAND_PX / plot_px,
             fillcolor=head_color(h),
             line={"width": 0},
+            label={"text": str(h + 1), "font": {"color": _text_on(head_color(h))}},
         )
         fig.add_shape(  # and its outline around the head's columns
             type="rect",
@@ -98,15 +103,20 @@ def concat_figure(
             x1=(h + 1) * d_head - 0.5,
             y0=-0.5,
             y1=len(tokens) - 0.5,
-            line={"color": head_color(h), "width": 3},
+            line={"color": head_color(h), "width": 2},
         )
-    fig.update_xaxes(showticklabels=False, title_text="columns, grouped by head", row=1, col=1)
-    fig.update_xaxes(title_text="feature of d_model", row=1, col=2)
+    fig.update_xaxes(
+        showticklabels=False,
+        title_text=f"concatenated heads: {n_heads} × {d_head} = {width} numbers",
+        row=1,
+        col=1,
+    )
+    fig.update_xaxes(title_text=f"× W_O → update: {update.shape[1]} numbers", row=1, col=2)
     fig.update_yaxes(autorange="reversed", type="category", title_text="token", row=1, col=1)
     fig.update_yaxes(autorange="reversed", type="category", showticklabels=False, row=1, col=2)
     fig.update_layout(
-        height=max(320, 34 * len(tokens) + 160),
-        margin={"l": 10, "r": 10, "t": 80, "b": 10},
+        height=plot_px + 40 + BAND_PX + 90,
+        margin={"l": 10, "r": 10, "t": 40 + BAND_PX, "b": 90},
         font={"size": FONT_SIZE},
     )
     return fig
@@ -186,7 +196,7 @@ def hidden_figure(tokens: list[str], hidden: np.ndarray, activation: str) -> go.
         },
         xaxis_title=f"hidden unit (d_ff = {hidden.shape[1]})",
         yaxis={"title": "token", "autorange": "reversed", "type": "category"},
-        height=max(300, 30 * len(tokens) + 140),
+        height=_rows_px(len(tokens)) + 150,
         margin={"l": 10, "r": 10, "t": 60, "b": 10},
         font={"size": FONT_SIZE},
     )
@@ -201,11 +211,12 @@ def rank_collapse_figure(
     solid; without: grey, dashed; circles mark the runs with a feed-forward."""
     fig = go.Figure()
     for label, residual, feed_forward, distances in curves:
-        shown = np.maximum(np.asarray(distances, dtype=np.float64), FLOAT64_FLOOR / 10)
+        distances = np.asarray(distances, dtype=np.float64)
         fig.add_trace(
             go.Scatter(
-                x=np.arange(len(shown)),
-                y=shown,
+                x=np.arange(len(distances)),
+                y=np.maximum(distances, FLOAT64_FLOOR / 10),  # log axis: keep exact 0 on it
+                customdata=distances,
                 name=label,
                 mode="lines+markers" if feed_forward else "lines",
                 line={
@@ -214,14 +225,20 @@ def rank_collapse_figure(
                     "width": 4 if feed_forward else 3,
                 },
                 marker={"size": 7},
-                hovertemplate=f"{label}<br>depth %{{x}}<br>distance %{{y:.2e}}<extra></extra>",
+                hovertemplate=f"{label}<br>depth %{{x}}<br>distance %{{customdata:.2e}}"
+                "<extra></extra>",
             )
         )
-    fig.add_hline(
-        y=FLOAT64_FLOOR,
-        line={"color": NO_RESIDUAL_COLOR, "width": 1, "dash": "dot"},
-        annotation_text="float64 rounding: identical tokens",
-        annotation_position="top right",
+    fig.add_hline(y=FLOAT64_FLOOR, line={"color": NO_RESIDUAL_COLOR, "width": 1, "dash": "dot"})
+    fig.add_annotation(  # annotations on a log axis take log10 of the value
+        x=1,
+        xref="paper",
+        y=np.log10(FLOAT64_FLOOR),
+        text="float64 rounding: identical tokens",
+        showarrow=False,
+        xanchor="right",
+        yanchor="top",
+        font={"color": NO_RESIDUAL_COLOR},
     )
     if picked_depth is not None:
         fig.add_vline(x=picked_depth, line={"color": TOKEN_COLOR, "width": 1})
@@ -231,6 +248,7 @@ def rank_collapse_figure(
             "title": "distance from rank 1, ‖X − 1x̄ᵀ‖ / ‖X‖",
             "type": "log",
             "exponentformat": "power",
+            "range": [np.log10(FLOAT64_FLOOR) - 1.2, 0.3],
         },
         legend={"orientation": "h", "y": -0.22, "x": 0},
         height=520,
@@ -241,13 +259,20 @@ def rank_collapse_figure(
 
 
 def collapse_pca_figure(
-    tokens: list[str], panels: list[tuple[str, np.ndarray]], depth: int
+    tokens: list[str], panels: list[tuple[str, np.ndarray]], depth: int, columns: int = 2
 ) -> go.Figure:
     """The tokens at one depth, one panel per stack variant, PCA in units of the
     tokens' RMS norm on identical axes: collapsed tokens pile onto one point."""
     labels = [safe_label(t) for t in tokens]
-    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[t for t, _ in panels])
-    reach = max(0.5, *(float(np.abs(c).max()) for _, c in panels)) * 1.15
+    rows = -(-len(panels) // columns)
+    fig = make_subplots(
+        rows=rows,
+        cols=columns,
+        subplot_titles=[t for t, _ in panels],
+        horizontal_spacing=0.08,
+        vertical_spacing=0.14,
+    )
+    reach = max(0.05, *(float(np.abs(c).max()) for _, c in panels)) * 1.2
     for i, (title, coords) in enumerate(panels):
         fig.add_trace(
             go.Scatter(
@@ -256,13 +281,14 @@ def collapse_pca_figure(
                 mode="markers+text" if len(tokens) <= 16 else "markers",
                 text=labels,
                 textposition="top center",
-                marker={"size": 11, "color": TOKEN_COLOR},
+                textfont={"size": FONT_SIZE - 2},
+                marker={"size": 11, "color": TOKEN_COLOR, "opacity": 0.8},
                 name=title,
                 showlegend=False,
                 hovertemplate="%{text}<br>PC 1 %{x:.2e}<br>PC 2 %{y:.2e}<extra></extra>",
             ),
-            row=1,
-            col=i + 1,
+            row=i // columns + 1,
+            col=i % columns + 1,
         )
     fig.update_xaxes(range=[-reach, reach], zeroline=False, title_text="PC 1")
     fig.update_yaxes(range=[-reach, reach], zeroline=False, title_text="PC 2")
@@ -271,7 +297,7 @@ def collapse_pca_figure(
         fig.layout[f"yaxis{suffix}"].update(scaleanchor=f"x{suffix}", scaleratio=1)
     fig.update_layout(
         title={"text": f"the tokens after {depth} layers", "font": {"size": FONT_SIZE + 2}},
-        height=440,
+        height=420 * rows + 80,
         margin={"l": 10, "r": 10, "t": 90, "b": 10},
         font={"size": FONT_SIZE},
     )
@@ -287,22 +313,16 @@ def joint_query_key_figure(
     title: str,
 ) -> go.Figure:
     """One head's queries (●) and keys (◇) in one 2-D picture; each query is joined to
-    every key it gives more than 5 % of its weight, the line as opaque as the weight."""
+    its keys by lines as wide and opaque as the weight."""
     q_labels = [safe_label(t) for t in query_tokens]
     k_labels = [safe_label(t) for t in key_tokens]
     color = head_color(head)
-    fig = go.Figure()
-    for i, j in zip(*np.nonzero(weights > 0.05), strict=True):
-        fig.add_trace(
-            go.Scatter(
-                x=[layout.queries[i, 0], layout.keys[j, 0]],
-                y=[layout.queries[i, 1], layout.keys[j, 1]],
-                mode="lines",
-                line={"color": with_alpha(color, float(weights[i, j])), "width": 3},
-                hoverinfo="skip",
-                showlegend=False,
-            )
+    q_index, k_index = np.indices(weights.shape).reshape(2, -1)
+    fig = go.Figure(
+        weighted_segments(
+            layout.queries[q_index], layout.keys[k_index], weights.ravel(), color, "weight"
         )
+    )
     for coords, labels, symbol, side in (
         (layout.queries, q_labels, QUERY_SYMBOL, "query (decoder)"),
         (layout.keys, k_labels, KEY_SYMBOL, "key (encoder)"),
@@ -320,14 +340,11 @@ def joint_query_key_figure(
             )
         )
     corr = layout.score_distance_corr
+    shown = f"{corr:+.2f}" if np.isfinite(corr) else "n/a (all scores equal)"
     fig.update_layout(
         title={
-            "text": f"{title}: 2-D keeps {100 * layout.variance_kept:.0f} % of the spread; "
-            + (
-                "ρ(score, −distance) n/a"
-                if not np.isfinite(corr)
-                else f"ρ(score, distance) {corr:+.2f}"
-            ),
+            "text": f"{safe_label(title, 40)} · 2-D keeps {100 * layout.variance_kept:.0f} % "
+            f"of the spread · ρ(score, distance) = {shown}",
             "font": {"size": FONT_SIZE},
         },
         xaxis={"title": "PC 1", "showticklabels": False, "zeroline": False},
