@@ -180,6 +180,27 @@ class TranslationTrace:
         """(heads, n_target, n_source): target queries over source keys."""
         return self.decoder.sublayers[1].detail.weights
 
+    def strongest_key(self, kind: str, head_name: str, query: int = -1) -> tuple[str, float]:
+        """The key token that `query` (default: the last) gives most weight in the head
+        `head_name` of attention `kind` ("encoder", "decoder" or "cross"), and the weight."""
+        weights = {
+            "encoder": self.encoder_weights,
+            "decoder": self.decoder_weights,
+            "cross": self.cross_weights,
+        }[kind]
+        keys = self.target_tokens if kind == "decoder" else self.source_tokens
+        row = weights[head_index(kind, head_name), query]
+        best = int(np.argmax(row))
+        return keys[best], float(row[best])
+
+
+def head_index(kind: str, name: str) -> int:
+    """Position of the head called `name` among HEADS[kind]."""
+    names = [n for n, _ in HEADS[kind]]
+    if name not in names:
+        raise ValueError(f"{kind} has no head {name!r}; its heads are {names}.")
+    return names.index(name)
+
 
 def split_words(text: str) -> list[str]:
     """Whitespace-separated words with surrounding punctuation removed."""

@@ -59,3 +59,27 @@ def test_unknown_words_and_markup_get_a_plain_message(app_url, page):
     assert page.locator('[data-testid="stException"]').count() == 0
     assert page.locator('[data-testid="stPlotlyChart"]').count() == CHARTS - 4
     screenshot(page, "block_unknown_word")
+
+
+def test_depth_slider_and_example_rerun_their_own_section(app_url, page):
+    page.set_viewport_size(TALL)
+    page.goto(f"{app_url}/block")
+    _wait_for_charts(page, CHARTS)
+    thumb = page.get_by_role("slider", name="Depth for the picture below")
+    thumb.focus()
+    thumb.press("ArrowRight")
+    page.wait_for_function(
+        "Array.from(document.querySelectorAll('.gtitle'))"
+        ".some(t => t.textContent.includes('after 7 layers'))",
+        timeout=30_000,
+    )
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Example").click()
+    page.get_by_role("option", name="you are tired → Sie sind müde (polite)").click()
+    page.wait_for_function(
+        """() => Array.from(document.querySelectorAll('input'))
+                 .some(i => i.value === 'Sie sind müde')""",
+        timeout=30_000,
+    )
+    _wait_for_charts(page, CHARTS)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    screenshot(page, "block_sie_sind_muede")

@@ -11,11 +11,11 @@ from attention.translation import (
     D_MODEL,
     ENGLISH,
     GERMAN,
-    HEADS,
     INDEX,
     MAX_WORDS,
     START,
     build_translation_model,
+    head_index,
     look_up,
     split_words,
 )
@@ -23,19 +23,25 @@ from attention.translation import (
 MODEL = build_translation_model()
 
 
-def head(kind: str, name: str) -> int:
-    return [n for n, _ in HEADS[kind]].index(name)
+def test_strongest_key_and_head_index():
+    trace = MODEL.run("he is tired", "er ist müde")
+    assert trace.strongest_key("decoder", "subject", query=2) == ("er", pytest.approx(1, abs=0.02))
+    word, weight = trace.strongest_key("cross", "meaning")
+    assert word == "tired" and weight > 0.99
+    assert head_index("cross", "position") == 2
+    with pytest.raises(ValueError, match="no head 'gender'"):
+        head_index("decoder", "gender")
 
 
 @pytest.mark.parametrize("pronoun, verb", [("du", "bist"), ("ihr", "seid"), ("Sie", "sind")])
 def test_decoder_formality_head_looks_at_the_pronoun(pronoun, verb):
     trace = MODEL.run("you are tired", f"{pronoun} {verb} müde")
     assert trace.target_tokens == (START, pronoun, verb, "müde")
-    weights = trace.decoder_weights[head("decoder", "formality")]
+    weights = trace.decoder_weights[head_index("decoder", "formality")]
     for row in (1, 2, 3):  # the pronoun, the verb and the adjective
         assert weights[row, 1] > 0.99, (row, weights[row])
     # and the head's output there carries the pronoun's formality
-    carried = trace.decoder.sublayers[0].detail.heads[head("decoder", "formality")]
+    carried = trace.decoder.sublayers[0].detail.heads[head_index("decoder", "formality")]
     formal = pronoun == "Sie"
     assert carried[3, 0] == pytest.approx(1.0 if formal else 0.0, abs=0.01)  # "formal"
     assert carried[3, 1] == pytest.approx(0.0 if formal else 1.0, abs=0.01)  # "informal"
@@ -43,7 +49,7 @@ def test_decoder_formality_head_looks_at_the_pronoun(pronoun, verb):
 
 def test_formality_head_spreads_evenly_when_nothing_is_marked():
     trace = MODEL.run("the dog is tired", "der Hund ist müde")
-    weights = trace.decoder_weights[head("decoder", "formality")]
+    weights = trace.decoder_weights[head_index("decoder", "formality")]
     for row in range(weights.shape[0]):
         np.testing.assert_allclose(weights[row, : row + 1], 1 / (row + 1), atol=1e-9)
 
@@ -53,18 +59,18 @@ def test_the_source_does_not_settle_number_or_formality():
     those markers in the source find nothing and spread evenly; "he is" settles it."""
     trace = MODEL.run("you are tired", "du bist müde")
     for weights in (
-        trace.encoder_weights[head("encoder", "number & formality")],
-        trace.cross_weights[head("cross", "number & formality")],
+        trace.encoder_weights[head_index("encoder", "number & formality")],
+        trace.cross_weights[head_index("cross", "number & formality")],
     ):
         np.testing.assert_allclose(weights, 1 / 3, atol=1e-9)
     settled = MODEL.run("he is tired", "er ist müde")
-    weights = settled.cross_weights[head("cross", "number & formality")]
+    weights = settled.cross_weights[head_index("cross", "number & formality")]
     np.testing.assert_allclose(weights[:, :2].sum(axis=1), 1.0, atol=1e-3)  # he, is
 
 
 def test_cross_meaning_head_aligns_each_word_with_its_translation():
     trace = MODEL.run("the dog is not tired", "der Hund ist nicht müde")
-    weights = trace.cross_weights[head("cross", "meaning")]
+    weights = trace.cross_weights[head_index("cross", "meaning")]
     assert weights.shape == (6, 5)  # target (with START) × source
     np.testing.assert_allclose(weights[0], 1 / 5, atol=1e-9)  # START means nothing
     for target in range(1, 6):
@@ -74,25 +80,25 @@ def test_cross_meaning_head_aligns_each_word_with_its_translation():
 
 def test_article_heads_find_the_noun():
     trace = MODEL.run("the cat is hungry", "die Katze ist hungrig")
-    assert trace.encoder_weights[head("encoder", "article → noun")][0, 1] > 0.95
-    assert trace.cross_weights[head("cross", "article → noun")][1, 1] > 0.95  # die → cat
-    gender = trace.decoder.sublayers[1].detail.heads[head("cross", "article → noun")][1]
+    assert trace.encoder_weights[head_index("encoder", "article → noun")][0, 1] > 0.95
+    assert trace.cross_weights[head_index("cross", "article → noun")][1, 1] > 0.95  # die → cat
+    gender = trace.decoder.sublayers[1].detail.heads[head_index("cross", "article → noun")][1]
     assert gender[1] == pytest.approx(1.0, abs=0.05)  # "feminine", from the English noun
 
 
 def test_subject_heads_link_verbs_to_their_subject():
     trace = MODEL.run("she is very hungry", "sie ist sehr hungrig")
-    enc = trace.encoder_weights[head("encoder", "subject")]
+    enc = trace.encoder_weights[head_index("encoder", "subject")]
     assert enc[1, 0] > 0.95 and enc[3, 0] > 0.9  # is → she, hungry → she
-    dec = trace.decoder_weights[head("decoder", "subject")]
+    dec = trace.decoder_weights[head_index("decoder", "subject")]
     assert dec[2, 1] > 0.95  # ist → sie
 
 
 def test_previous_word_heads_look_one_back():
     trace = MODEL.run("you are not very tired", "du bist nicht sehr müde")
     for weights in (
-        trace.encoder_weights[head("encoder", "previous word")],
-        trace.decoder_weights[head("decoder", "previous word")],
+        trace.encoder_weights[head_index("encoder", "previous word")],
+        trace.decoder_weights[head_index("decoder", "previous word")],
     ):
         for row in range(1, weights.shape[0]):
             assert weights[row, row - 1] > 0.95

@@ -1,5 +1,5 @@
 """Cached computation behind "The block around attention": the scenario's heads wrapped
-in a block, the rank-collapse stacks with their pictures at every depth, and the
+in a block, the rank-collapse stacks (every depth's tokens), and the
 hand-built translation example."""
 
 from __future__ import annotations
@@ -37,18 +37,25 @@ def _block_trace(scenario: Scenario, norm: str, activation: str) -> BlockTrace:
 @dataclass(frozen=True)
 class CollapseResult:
     """Per variant (no residual, no residual + FFN, residual, residual + FFN): its label,
-    switches, distance from rank 1 at depths 0…24 and the tokens' 2-D picture there."""
+    switches, distance from rank 1 and the tokens at depths 0…24."""
 
     labels: tuple[str, ...]
     residual: tuple[bool, ...]
     feed_forward: tuple[bool, ...]
     distances: np.ndarray  # (4, depth + 1)
-    pictures: np.ndarray  # (4, depth + 1, n, 2)
+    states: np.ndarray  # (4, depth + 1, n, d_model)
+
+    def pictures(self, depth: int) -> list[tuple[str, np.ndarray]]:
+        """(label, 2-D PCA of the tokens) per variant at one depth: four small PCAs, cheap
+        enough to redo on every move of the depth slider."""
+        return [
+            (label, relative_pca(states[depth]))
+            for label, states in zip(self.labels, self.states, strict=True)
+        ]
 
 
 def rank_collapse(scenario: Scenario, norm: str) -> CollapseResult:
-    """Four 24-layer stacks on the scenario's tokens, every depth's picture precomputed
-    so moving the depth slider costs nothing."""
+    """Four 24-layer stacks on the scenario's tokens (the depth slider only picks one)."""
     return _rank_collapse(_unfocused(scenario), norm)
 
 
@@ -69,7 +76,7 @@ def _rank_collapse(scenario: Scenario, norm: str) -> CollapseResult:
         tuple(r.residual for r in runs),
         tuple(r.feed_forward for r in runs),
         np.array([r.distances for r in runs]),
-        np.array([[relative_pca(state) for state in r.states] for r in runs]),
+        np.array([r.states for r in runs]),
     )
 
 
