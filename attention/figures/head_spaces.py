@@ -338,7 +338,7 @@ def motion_figure(spaces: HeadSpaces, tokens: list[str], duration_ms: int = 900)
     everything = np.vstack([np.vstack([q, k]) for _, q, k, _ in stages])
     low, high = everything.min(axis=0) - 0.3, everything.max(axis=0) + 0.3
     step_args = {
-        "frame": {"duration": duration_ms, "redraw": False},
+        "frame": {"duration": duration_ms, "redraw": True},
         "transition": {"duration": duration_ms, "easing": "cubic-in-out"},
         "mode": "immediate",
     }
