@@ -67,3 +67,25 @@ def test_clicking_a_token_makes_it_the_focus(app_url, page):
     )
     wait_until_drawn(page)
     assert "focus=5" in page.url
+
+
+def test_a_shared_link_reopens_the_same_view(app_url, page):
+    """Scenario knobs and the page's own controls both live in the URL."""
+    page.goto(
+        f"{app_url}/attention_maps?heads=2&maps_kind=cross&maps_second=Du%20bist%20m%C3%BCde"
+        "&maps_head_2=2"
+    )
+    wait_until_drawn(page)
+    page.wait_for_function(
+        "() => document.querySelectorAll('.js-plotly-plot').length >= 3", timeout=30_000
+    )
+    grid = page.evaluate(
+        """() => { const gd = document.querySelectorAll('.js-plotly-plot')[0];
+                   return [gd.data.length, gd.data[0].y.length, gd.data[0].x.length]; }"""
+    )
+    assert grid == [2, 3, 11]  # two heads, 3 German queries × 11 English keys
+    big = page.evaluate(
+        "() => document.querySelectorAll('.js-plotly-plot')[1].layout.annotations[0].text"
+    )
+    assert big == "head 2"
+    assert "maps_kind=cross" in page.url and "heads=2" in page.url
