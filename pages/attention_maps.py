@@ -17,15 +17,16 @@ DEFAULT_SECOND_TEXT = "Die Katze saß auf der Matte, weil sie müde war."
 scenario, run = scenario_sidebar()
 st.title("Attention maps")
 
-kind = st.segmented_control(
-    "Attention",
-    ["self", "cross"],
-    default="self",
-    key="maps_kind",
-    format_func={
-        "self": "Self-attention (one sentence)",
-        "cross": "Cross-attention (queries from a second sentence)",
-    }.get,
+kind = (
+    st.segmented_control(
+        "Attention: **self** (one sentence looks at itself) or **cross** (a second "
+        "sentence's queries look at this one)",
+        ["self", "cross"],
+        default="self",
+        key="maps_kind",
+        bind="query-params",
+    )
+    or "self"
 )
 if kind == "cross":
     second = st.text_input(
@@ -33,6 +34,7 @@ if kind == "cross":
         DEFAULT_SECOND_TEXT,
         key="maps_second",
         max_chars=2000,
+        bind="query-params",
     )
     if not second.strip():
         st.info("The second sentence is empty: using the example until you type one.")
@@ -83,7 +85,12 @@ show_chart(
 )
 
 st.subheader("One head large, beside the mean of all heads")
-head = st.select_slider("Head to enlarge", range(1, n_heads + 1), key=f"maps_head_{n_heads}") - 1
+head = (
+    st.select_slider(
+        "Head to enlarge", range(1, n_heads + 1), key=f"maps_head_{n_heads}", bind="query-params"
+    )
+    - 1
+)
 big, mean = st.columns(2)
 with big:
     show_chart(

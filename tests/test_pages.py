@@ -57,3 +57,49 @@ def test_empty_sentence_falls_back_to_the_default_with_a_message():
     at.sidebar.text_area(key="text").input("   ").run()
     assert not at.exception
     assert any("empty" in i.value for i in at.info)
+
+
+ODD_TEXTS = [
+    "😀 emoji 🚀 everywhere 👩‍🔬",
+    "Café naïve façade — déjà vu",
+    "مرحبا بالعالم hello שלום",
+    "zero\u200bwidth\u200cjoin\u200dand\u2060word",
+    "<b>bold</b> <script>alert(1)</script> [link](http://x) $x^2$ **strong**",
+    "a",
+    "…",
+]
+
+
+@pytest.mark.parametrize("text", ODD_TEXTS)
+@pytest.mark.parametrize("path", ["pages/head_spaces.py", "pages/attention_maps.py"])
+def test_odd_sentences_give_a_picture_not_an_exception(path, text):
+    at = open_page(path, text=text)
+    assert not at.exception, at.exception
+    assert at.get("plotly_chart"), "every odd sentence still gets its charts"
+    for block in at.markdown:
+        assert "<script>" not in block.value and "<b>" not in block.value
+
+
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        {"d_model": "2", "heads": "16"},
+        {"d_model": "2", "heads": "1", "full": "1"},
+        {"d_model": "384", "heads": "16", "full": "1"},
+        {"d_model": "12", "heads": "5", "d_head": "12"},
+        {"d_model": "8", "heads": "3", "temp": "0.1", "causal": "1"},
+        {"d_model": "16", "heads": "2", "temp": "5.0", "positions": "0"},
+    ],
+)
+@pytest.mark.parametrize("path", ["pages/head_spaces.py", "pages/attention_maps.py"])
+def test_extreme_knob_combinations_draw(path, knobs):
+    at = open_page(path, **knobs)
+    assert not at.exception, at.exception
+    assert len(at.get("plotly_chart")) >= 4
+    assert not any("nan" in c.value.lower() for c in at.caption)
+
+
+def test_long_text_is_cut_to_64_tokens_with_a_notice():
+    at = open_page("pages/attention_maps.py", text=" ".join(f"w{i}" for i in range(100)))
+    assert not at.exception
+    assert any("at most 64 tokens" in i.value and "has 100" in i.value for i in at.info)

@@ -92,6 +92,18 @@ def _engine_knobs(real: bool) -> None:
     )
 
 
+def _write_url(scenario: Scenario) -> None:
+    """Put the scenario's non-default values in the URL, leaving other parameters (page
+    widgets bound to the URL) alone."""
+    query = to_query(scenario)
+    for name in FIELDS:
+        if name in query:
+            if st.query_params.get(name) != query[name]:
+                st.query_params[name] = query[name]
+        elif name in st.query_params:
+            del st.query_params[name]
+
+
 def scenario_sidebar() -> tuple[Scenario, data.ScenarioRun]:
     """Draw the sidebar, sync the URL, and return the scenario and its computed run."""
     _run_through_app_entry()
@@ -133,7 +145,7 @@ def scenario_sidebar() -> tuple[Scenario, data.ScenarioRun]:
         )
         scenario = dataclasses.replace(scenario, focus=st.session_state["focus"])
         st.caption("The address bar holds this whole view: copy it to share or bookmark.")
-    st.query_params.from_dict(to_query(scenario))
+    _write_url(scenario)
     for notice in (*st.session_state.pop(_NOTICES, []), *result.notices):
         st.info(notice)
     return scenario, result

@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
+from attention.figures.grid import Panel, figure, grid
 from attention.figures.lines import weighted_segments
 from attention.figures.palette import (
     FOCUS_COLOR,
@@ -27,24 +27,19 @@ from attention.head_spaces import HeadSpaces
 from attention.projection import Layout2D
 
 LABEL_ALL_UP_TO = 24  # more tokens than this: label only the focus and its top keys
-
-
-def _labels(tokens: list[str]) -> list[str]:
-    return [safe_label(t) for t in tokens]
+PLANE_AXIS = {"showticklabels": False, "zeroline": False, "showgrid": True, "gridcolor": "#EEEEEE"}
+TOP_LEGEND = {
+    "orientation": "h",
+    "y": 0.99,
+    "yanchor": "top",
+    "x": 1,
+    "xanchor": "right",
+    "yref": "container",
+}
 
 
 def _fmt(value: float, pattern: str = "{:+.2f}") -> str:
     return "n/a" if not math.isfinite(value) else pattern.format(value)
-
-
-def _plane_axes(fig: go.Figure, rows: int, cols: int) -> None:
-    """Equal scale on both axes of every panel (distances are the point), no ticks:
-    PCA coordinates have no units."""
-    for i in range(1, rows * cols + 1):
-        suffix = "" if i == 1 else str(i)
-        fig.layout[f"yaxis{suffix}"].update(scaleanchor=f"x{suffix}", scaleratio=1)
-    fig.update_xaxes(showticklabels=False, zeroline=False, title_text="PC 1", title_standoff=2)
-    fig.update_yaxes(showticklabels=False, zeroline=False, title_text="PC 2", title_standoff=2)
 
 
 def _shown_labels(labels: list[str], keep: set[int]) -> list[str]:
@@ -53,66 +48,75 @@ def _shown_labels(labels: list[str], keep: set[int]) -> list[str]:
     return [label if i in keep else "" for i, label in enumerate(labels)]
 
 
+def _plane_axes(layout: dict, panels: list[Panel]) -> None:
+    """PCA coordinates have no units: no tick labels, equal scale on both axes."""
+    for panel in panels:
+        layout[panel.xaxis].update(PLANE_AXIS, title={"text": "PC 1", "standoff": 2})
+        layout[panel.yaxis].update(PLANE_AXIS, title={"text": "PC 2", "standoff": 2})
+
+
+def _points(xy: np.ndarray, **props) -> dict:
+    return {"type": "scatter", "x": xy[:, 0], "y": xy[:, 1], **props}
+
+
 def before_figure(before: Layout2D, tokens: list[str], focus: int) -> go.Figure:
     """The token vectors before any head: PCA of x, labelled, focus token ringed.
-    Points carry their token index in customdata, so a click can pick the focus."""
-    labels = _labels(tokens)
+    The first trace's points are the tokens in order, so a click gives the token."""
+    labels = [safe_label(t) for t in tokens]
     xy = before.coords
-    fig = go.Figure(
-        go.Scatter(
-            x=xy[:, 0],
-            y=xy[:, 1],
+    data = [
+        _points(
+            xy,
             mode="markers+text",
             text=_shown_labels(labels, {focus}),
             textposition="top center",
-            customdata=np.arange(len(tokens)),
             hovertext=labels,
+            customdata=np.arange(len(tokens)),
             hovertemplate="%{hovertext} (token %{customdata})<extra></extra>",
             marker={"size": 13, "color": TOKEN_COLOR, "line": {"width": 1, "color": "white"}},
             name="tokens",
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=[xy[focus, 0]],
-            y=[xy[focus, 1]],
+        ),
+        _points(
+            xy[focus : focus + 1],
             mode="markers",
+            hoverinfo="skip",
             marker={
                 "size": 26,
                 "color": "rgba(0,0,0,0)",
                 "line": {"width": 3, "color": FOCUS_COLOR},
             },
-            hoverinfo="skip",
             name=f"focus: {labels[focus]}",
-        )
-    )
-    fig.update_layout(
+        ),
+    ]
+    panels, layout = grid(1, 1, equal_aspect=True)
+    _plane_axes(layout, panels)
+    layout.update(
         title={"text": f"Before: the token vectors (variance kept {before.variance_kept:.0%})"},
         height=460,
         font={"size": FONT_SIZE},
         showlegend=False,
-        margin={"l": 10, "r": 10, "t": 50, "b": 10},
         plot_bgcolor="white",
+        margin={"l": 10, "r": 10, "t": 50, "b": 10},
         clickmode="event+select",
         dragmode="pan",
     )
-    _plane_axes(fig, 1, 1)
-    return fig
+    return figure(data, layout)
 
 
-def _grid(n_heads: int, titles: list[str], columns: int) -> tuple[go.Figure, int, int]:
-    columns = max(1, min(columns, n_heads))
-    rows = math.ceil(n_heads / columns)
-    fig = make_subplots(
-        rows=rows,
-        cols=columns,
-        subplot_titles=titles,
-        horizontal_spacing=0.03,
-        vertical_spacing=min(0.12, 0.35 / rows),
+def _head_grid(n_heads: int, titles: list[str], columns: int) -> tuple[list[Panel], dict]:
+    colors = [head_color(h) for h in range(n_heads)]
+    return grid(n_heads, columns, titles, colors, equal_aspect=True)
+
+
+def _finish(layout: dict, panels: list[Panel], row_px: int) -> None:
+    _plane_axes(layout, panels)
+    layout.update(
+        height=(panels[-1].row + 1) * row_px + 90,
+        font={"size": FONT_SIZE},
+        plot_bgcolor="white",
+        legend=TOP_LEGEND,
+        margin={"l": 10, "r": 10, "t": 90, "b": 10},
     )
-    for h, annotation in enumerate(fig.layout.annotations[:n_heads]):
-        annotation.font = {"color": head_color(h), "size": FONT_SIZE}
-    return fig, rows, columns
 
 
 def head_space_figure(
@@ -120,26 +124,21 @@ def head_space_figure(
 ) -> go.Figure:
     """One panel per head: its queries (●) and keys (◇) in one joint 2-D layout, and the
     focus token's query joined to every key by a line as wide as its attention weight."""
-    labels = _labels(tokens)
-    n_heads = len(spaces.heads)
+    labels = [safe_label(t) for t in tokens]
     titles = [
         f"head {h + 1} · var {s.variance_kept:.0%} · ρ {_fmt(s.score_distance_corr)}"
         for h, s in enumerate(spaces.heads)
     ]
-    fig, rows, cols = _grid(n_heads, titles, columns)
-    for h, space in enumerate(spaces.heads):
-        row, col = divmod(h, cols)
-        color = head_color(h)
-        w = weights[h, focus]
+    panels, layout = _head_grid(len(spaces.heads), titles, columns)
+    data = []
+    for panel, space in zip(panels, spaces.heads, strict=True):
+        h, color, w = panel.index, head_color(panel.index), weights[panel.index, focus]
         top = set(np.argsort(-w)[:3].tolist()) | {focus}
-        panel = {"row": row + 1, "col": col + 1}
         starts = np.repeat(space.queries[focus][None, :], len(tokens), axis=0)
-        for trace in weighted_segments(starts, space.keys, w, color, f"head {h + 1}"):
-            fig.add_trace(trace, **panel)
-        fig.add_trace(
-            go.Scatter(
-                x=space.keys[:, 0],
-                y=space.keys[:, 1],
+        traces = weighted_segments(starts, space.keys, w, color, f"head {h + 1}")
+        traces.append(
+            _points(
+                space.keys,
                 mode="markers+text",
                 text=_shown_labels(labels, top),
                 textposition="bottom center",
@@ -147,20 +146,18 @@ def head_space_figure(
                 hovertext=labels,
                 customdata=np.round(w, 4),
                 hovertemplate=(
-                    "key: %{hovertext}<br>weight from the focus query: %{customdata:.3f}"
-                    f"<extra>head {h + 1}</extra>"
+                    "key: %{hovertext}<br>weight from the focus query: "
+                    f"%{{customdata:.3f}}<extra>head {h + 1}</extra>"
                 ),
                 marker={"symbol": KEY_SYMBOL, "size": 11, "color": color, "line": {"width": 2}},
                 name="keys",
                 legendgroup="keys",
                 showlegend=h == 0,
-            ),
-            **panel,
+            )
         )
-        fig.add_trace(
-            go.Scatter(
-                x=space.queries[:, 0],
-                y=space.queries[:, 1],
+        traces.append(
+            _points(
+                space.queries,
                 mode="markers",
                 hovertext=labels,
                 hovertemplate=f"query: %{{hovertext}}<extra>head {h + 1}</extra>",
@@ -168,13 +165,11 @@ def head_space_figure(
                 name="queries",
                 legendgroup="queries",
                 showlegend=h == 0,
-            ),
-            **panel,
+            )
         )
-        fig.add_trace(
-            go.Scatter(
-                x=[space.queries[focus, 0]],
-                y=[space.queries[focus, 1]],
+        traces.append(
+            _points(
+                space.queries[focus : focus + 1],
                 mode="markers+text",
                 text=[labels[focus]],
                 textposition="top center",
@@ -189,25 +184,11 @@ def head_space_figure(
                 name="focus query",
                 legendgroup="focus",
                 showlegend=h == 0,
-            ),
-            **panel,
+            )
         )
-    _plane_axes(fig, rows, cols)
-    fig.update_layout(
-        height=rows * 380 + 90,
-        font={"size": FONT_SIZE},
-        plot_bgcolor="white",
-        legend={
-            "orientation": "h",
-            "y": 0.99,
-            "yanchor": "top",
-            "x": 1,
-            "xanchor": "right",
-            "yref": "container",
-        },
-        margin={"l": 10, "r": 10, "t": 90, "b": 10},
-    )
-    return fig
+        data += [panel.place(t) for t in traces]
+    _finish(layout, panels, 380)
+    return figure(data, layout)
 
 
 def values_figure(
@@ -215,23 +196,18 @@ def values_figure(
 ) -> go.Figure:
     """One panel per head: its values (■) in 2-D and the focus token's head output (★),
     the attention-weighted average of the values; lines show each value's share."""
-    labels = _labels(tokens)
-    n_heads = len(spaces.heads)
+    labels = [safe_label(t) for t in tokens]
     titles = [f"head {h + 1} · var {s.value_variance_kept:.0%}" for h, s in enumerate(spaces.heads)]
-    fig, rows, cols = _grid(n_heads, titles, columns)
-    for h, space in enumerate(spaces.heads):
-        row, col = divmod(h, cols)
-        color = head_color(h)
-        w = weights[h, focus]
-        panel = {"row": row + 1, "col": col + 1}
+    panels, layout = _head_grid(len(spaces.heads), titles, columns)
+    data = []
+    for panel, space in zip(panels, spaces.heads, strict=True):
+        h, color, w = panel.index, head_color(panel.index), weights[panel.index, focus]
         star = space.outputs[focus]
         starts = np.repeat(star[None, :], len(tokens), axis=0)
-        for trace in weighted_segments(starts, space.values, w, color, f"head {h + 1}"):
-            fig.add_trace(trace, **panel)
-        fig.add_trace(
-            go.Scatter(
-                x=space.values[:, 0],
-                y=space.values[:, 1],
+        traces = weighted_segments(starts, space.values, w, color, f"head {h + 1}")
+        traces.append(
+            _points(
+                space.values,
                 mode="markers+text",
                 text=_shown_labels(labels, set(np.argsort(-w)[:3].tolist())),
                 textposition="bottom center",
@@ -239,22 +215,21 @@ def values_figure(
                 hovertext=labels,
                 customdata=np.round(w, 4),
                 hovertemplate=(
-                    "value of %{hovertext}<br>its weight in the output: %{customdata:.3f}"
-                    f"<extra>head {h + 1}</extra>"
+                    "value of %{hovertext}<br>its weight in the output: "
+                    f"%{{customdata:.3f}}<extra>head {h + 1}</extra>"
                 ),
                 marker={"symbol": VALUE_SYMBOL, "size": 10, "color": with_alpha(color, 0.7)},
                 name="values",
                 legendgroup="values",
                 showlegend=h == 0,
-            ),
-            **panel,
+            )
         )
         order = np.argsort(-w)[:5]
         recipe = "<br>".join(f"{w[j]:.3f} × value of {labels[j]}" for j in order)
-        fig.add_trace(
-            go.Scatter(
-                x=[star[0]],
-                y=[star[1]],
+        more = "<br>+ …" if len(tokens) > 5 else ""
+        traces.append(
+            _points(
+                star[None, :],
                 mode="markers",
                 marker={
                     "symbol": OUTPUT_SYMBOL,
@@ -263,32 +238,16 @@ def values_figure(
                     "line": {"width": 1.5, "color": FOCUS_COLOR},
                 },
                 hovertemplate=(
-                    f"output of head {h + 1} for {labels[focus]}<br>= {recipe}"
-                    + ("<br>+ …" if len(tokens) > 5 else "")
-                    + "<extra></extra>"
+                    f"output of head {h + 1} for {labels[focus]}<br>= {recipe}{more}<extra></extra>"
                 ),
                 name=f"head output for {labels[focus]}",
                 legendgroup="output",
                 showlegend=h == 0,
-            ),
-            **panel,
+            )
         )
-    _plane_axes(fig, rows, cols)
-    fig.update_layout(
-        height=rows * 340 + 90,
-        font={"size": FONT_SIZE},
-        plot_bgcolor="white",
-        legend={
-            "orientation": "h",
-            "y": 0.99,
-            "yanchor": "top",
-            "x": 1,
-            "xanchor": "right",
-            "yref": "container",
-        },
-        margin={"l": 10, "r": 10, "t": 90, "b": 10},
-    )
-    return fig
+        data += [panel.place(t) for t in traces]
+    _finish(layout, panels, 340)
+    return figure(data, layout)
 
 
 def _unit_spread(coords: np.ndarray) -> np.ndarray:
@@ -301,29 +260,27 @@ def _unit_spread(coords: np.ndarray) -> np.ndarray:
 def motion_figure(spaces: HeadSpaces, tokens: list[str], duration_ms: int = 900) -> go.Figure:
     """Tokens glide from their original positions into each head's query/key space,
     head after head: Plotly frames played in the browser, no server round trip."""
-    labels = _labels(tokens)
+    labels = [safe_label(t) for t in tokens]
     shown = _shown_labels(labels, set())
+    n = len(tokens)
     before = _unit_spread(spaces.before.coords)
     stages = [("before", before, before, TOKEN_COLOR)]
     for h, space in enumerate(spaces.heads):
         both = _unit_spread(np.vstack([space.queries, space.keys]))
-        n = len(tokens)
         stages.append((f"head {h + 1}", both[:n], both[n:], head_color(h)))
 
-    def traces(queries: np.ndarray, keys: np.ndarray, color: str) -> list[go.Scatter]:
+    def traces(queries: np.ndarray, keys: np.ndarray, color: str) -> list[dict]:
         return [
-            go.Scatter(
-                x=keys[:, 0],
-                y=keys[:, 1],
+            _points(
+                keys,
                 mode="markers",
                 hovertext=labels,
-                hovertemplate="key: %{hovertext}<extra></extra>",
                 name="keys",
+                hovertemplate="key: %{hovertext}<extra></extra>",
                 marker={"symbol": KEY_SYMBOL, "size": 12, "color": color, "line": {"width": 2}},
             ),
-            go.Scatter(
-                x=queries[:, 0],
-                y=queries[:, 1],
+            _points(
+                queries,
                 mode="markers+text",
                 text=shown,
                 textposition="top center",
@@ -334,31 +291,31 @@ def motion_figure(spaces: HeadSpaces, tokens: list[str], duration_ms: int = 900)
             ),
         ]
 
-    frames = [go.Frame(data=traces(q, k, c), name=name) for name, q, k, c in stages]
+    frames = [{"data": traces(q, k, c), "name": name} for name, q, k, c in stages]
     everything = np.vstack([np.vstack([q, k]) for _, q, k, _ in stages])
     low, high = everything.min(axis=0) - 0.3, everything.max(axis=0) + 0.3
-    step_args = {
-        "frame": {"duration": duration_ms, "redraw": False},
+    step = {
+        "frame": {"duration": duration_ms, "redraw": True},
         "transition": {"duration": duration_ms, "easing": "cubic-in-out"},
         "mode": "immediate",
     }
-    fig = go.Figure(data=frames[0].data, frames=frames)
-    fig.update_layout(
-        title={"text": "Before → after: each head moves the same tokens differently", "y": 0.98},
-        height=600,
-        font={"size": FONT_SIZE},
-        plot_bgcolor="white",
-        xaxis={"range": [low[0], high[0]], "showticklabels": False, "title": "PC 1"},
-        yaxis={
+    pause = {**step, "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}
+    layout = {
+        "title": {"text": "Before → after: each head moves the same tokens differently", "y": 0.98},
+        "height": 600,
+        "font": {"size": FONT_SIZE},
+        "plot_bgcolor": "white",
+        "xaxis": {**PLANE_AXIS, "range": [low[0], high[0]], "title": {"text": "PC 1"}},
+        "yaxis": {
+            **PLANE_AXIS,
             "range": [low[1], high[1]],
-            "showticklabels": False,
-            "title": "PC 2",
+            "title": {"text": "PC 2"},
             "scaleanchor": "x",
             "scaleratio": 1,
         },
-        legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"},
-        margin={"l": 10, "r": 10, "t": 90, "b": 110},
-        updatemenus=[
+        "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"},
+        "margin": {"l": 10, "r": 10, "t": 90, "b": 110},
+        "updatemenus": [
             {
                 "type": "buttons",
                 "direction": "left",
@@ -371,24 +328,13 @@ def motion_figure(spaces: HeadSpaces, tokens: list[str], duration_ms: int = 900)
                     {
                         "label": "▶ Play",
                         "method": "animate",
-                        "args": [None, {**step_args, "fromcurrent": True}],
+                        "args": [None, {**step, "fromcurrent": True}],
                     },
-                    {
-                        "label": "❚❚ Pause",
-                        "method": "animate",
-                        "args": [
-                            [None],
-                            {
-                                **step_args,
-                                "frame": {"duration": 0, "redraw": False},
-                                "transition": {"duration": 0},
-                            },
-                        ],
-                    },
+                    {"label": "❚❚ Pause", "method": "animate", "args": [[None], pause]},
                 ],
             }
         ],
-        sliders=[
+        "sliders": [
             {
                 "active": 0,
                 "x": 0,
@@ -398,10 +344,10 @@ def motion_figure(spaces: HeadSpaces, tokens: list[str], duration_ms: int = 900)
                 "pad": {"t": 30},
                 "currentvalue": {"prefix": "showing: ", "font": {"size": FONT_SIZE}},
                 "steps": [
-                    {"label": name, "method": "animate", "args": [[name], step_args]}
+                    {"label": name, "method": "animate", "args": [[name], step]}
                     for name, *_ in stages
                 ],
             }
         ],
-    )
-    return fig
+    }
+    return figure(frames[0]["data"], layout, frames)

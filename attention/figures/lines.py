@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from attention.figures.grid import figure
 from attention.figures.palette import FONT_SIZE, TOKEN_COLOR, head_color, with_alpha
 from attention.figures.text import safe_label
 
@@ -26,7 +27,7 @@ def weighted_segments(
     max_width: float = 9.0,
     legendgroup: str | None = None,
     showlegend: bool = False,
-) -> list[go.Scatter]:
+) -> list[dict]:
     """Traces for segments starts[i] → ends[i] (arrays (m, 2)) with weights in [0, 1]:
     heavier segments are wider and more opaque. Hover shows each segment's weight."""
     starts, ends = np.asarray(starts, float), np.asarray(ends, float)
@@ -41,16 +42,17 @@ def weighted_segments(
         ys = np.column_stack([starts[pick, 1], ends[pick, 1], np.full(pick.size, np.nan)])
         share = lvl / LEVELS
         traces.append(
-            go.Scatter(
-                x=xs.ravel(),
-                y=ys.ravel(),
-                mode="lines",
-                line={"color": with_alpha(color, 0.2 + 0.8 * share), "width": max_width * share},
-                hoverinfo="skip",
-                name=name,
-                legendgroup=legendgroup or name,
-                showlegend=showlegend and not traces,
-            )
+            {
+                "type": "scatter",
+                "x": xs.ravel(),
+                "y": ys.ravel(),
+                "mode": "lines",
+                "line": {"color": with_alpha(color, 0.2 + 0.8 * share), "width": max_width * share},
+                "hoverinfo": "skip",
+                "name": name,
+                "legendgroup": legendgroup or name,
+                "showlegend": showlegend and not traces,
+            }
         )
     return traces
 
@@ -74,17 +76,16 @@ def attention_lines(
     q_idx, k_idx = q_idx.ravel(), k_idx.ravel()
     starts = np.column_stack([np.zeros(q_idx.size), left_y[q_idx]])
     ends = np.column_stack([np.ones(k_idx.size), right_y[k_idx]])
-    fig = go.Figure()
+    data = []
     for h in heads:
-        for trace in weighted_segments(
+        data += weighted_segments(
             starts,
             ends,
             weights[h][q_idx, k_idx],
             head_color(h),
             f"head {h + 1}",
             showlegend=True,
-        ):
-            fig.add_trace(trace)
+        )
     q_labels = [safe_label(t) for t in query_tokens]
     if focus is not None:
         q_labels[focus] = f"<b>{q_labels[focus]}</b>"
@@ -93,24 +94,24 @@ def attention_lines(
         (1.0, right_y, [safe_label(t) for t in key_tokens], key_side, "middle right"),
     )
     for x, y, labels, side, position in columns:
-        fig.add_trace(
-            go.Scatter(
-                x=np.full(len(y), x),
-                y=y,
-                mode="markers+text",
-                text=labels,
-                textposition=position,
-                marker={"size": 7, "color": TOKEN_COLOR},
-                hovertemplate="%{text}<extra>" + side + "</extra>",
-                showlegend=False,
-            )
+        data.append(
+            {
+                "type": "scatter",
+                "x": np.full(len(y), x),
+                "y": y,
+                "mode": "markers+text",
+                "text": labels,
+                "textposition": position,
+                "marker": {"size": 7, "color": TOKEN_COLOR},
+                "hovertemplate": "%{text}<extra>" + side + "</extra>",
+                "showlegend": False,
+            }
         )
-    height = max(360, 26 * max(n_q, n_k) + 120)
-    fig.update_layout(
-        height=height,
-        font={"size": FONT_SIZE},
-        plot_bgcolor="white",
-        xaxis={
+    layout = {
+        "height": max(360, 26 * max(n_q, n_k) + 120),
+        "font": {"size": FONT_SIZE},
+        "plot_bgcolor": "white",
+        "xaxis": {
             "range": [-0.45, 1.45],
             "showgrid": False,
             "zeroline": False,
@@ -118,14 +119,14 @@ def attention_lines(
             "ticktext": [query_side, key_side],
             "side": "top",
         },
-        yaxis={
+        "yaxis": {
             "showgrid": False,
             "zeroline": False,
             "showticklabels": False,
             "range": [-max(n_q, n_k) + 0.5, 0.8],
-            "title": "position",
+            "title": {"text": "position"},
         },
-        legend={"title": {"text": "head"}},
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
-    )
-    return fig
+        "legend": {"title": {"text": "head"}},
+        "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+    }
+    return figure(data, layout)
