@@ -18,7 +18,6 @@ import numpy as np
 import plotly.io as pio
 
 from attention import MultiHeadAttention
-from attention.allocator import keep_freed_memory
 from attention.blocks import FEED_FORWARD, EncoderBlock
 from attention.figures.block import (
     collapse_pca_figure,
@@ -31,6 +30,7 @@ from attention.figures.block import (
 from attention.figures.heatmap import attention_grid
 from attention.projection import joint_query_key_layout
 from attention.rank_collapse import MAX_DEPTH, collapse_runs, relative_pca
+from attention.runtime import tune_process
 from attention.toy import toy_inputs
 from attention.translation import build_translation_model
 from benchmarks.common import THREADS, median_seconds, pin_threads, print_table
@@ -115,7 +115,7 @@ def torch_block(d_model: int, n_heads: int, x: np.ndarray):
 
 
 def main() -> None:
-    keep_freed_memory()
+    tune_process()
     pin_threads()
     model = build_translation_model()
     print(f"threads: {THREADS}; times are medians in ms (a 2-core machine shared by others)\n")

@@ -25,11 +25,13 @@ from ui.markdown import literal
 from ui.scenario import Scenario
 from ui.sidebar import scenario_sidebar
 
-NORM_NAMES = {
-    "post": "post-LN (2017 paper, BERT)",
-    "pre": "pre-LN (GPT-2 and most models since)",
-    "none": "no LayerNorm (Dong et al.'s pure attention)",
+# Radio label (also the URL value) → (the library's norm, a caption).
+NORMS = {
+    "post-LN": ("post", "2017 paper, BERT"),
+    "pre-LN": ("pre", "GPT-2 and most models since"),
+    "no LN": ("none", "Dong et al.'s pure attention"),
 }
+ACTIVATIONS = {"GELU": "gelu", "ReLU": "relu"}
 EXAMPLES = {
     "you are tired → du bist müde (one friend)": ("you are tired", "du bist müde"),
     "you are tired → ihr seid müde (several friends)": ("you are tired", "ihr seid müde"),
@@ -68,17 +70,24 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
     tokens = run.tokens
     st.header("1 · What one block does to each token")
     left, right = st.columns(2)
-    norm = left.radio(
+    norm_label = left.radio(
         "Where the LayerNorm sits",
-        ["post", "pre"],
-        format_func=NORM_NAMES.get,
+        ["post-LN", "pre-LN"],
+        captions=[NORMS[n][1] for n in ("post-LN", "pre-LN")],
         key="block_norm",
+        bind="query-params",
         horizontal=True,
     )
-    activation = right.radio(
-        "Feed-forward activation", ["gelu", "relu"], format_func=str.upper, key="block_act",
-        horizontal=True,
-    )  # fmt: skip
+    norm = NORMS[norm_label][0]
+    activation = ACTIVATIONS[
+        right.radio(
+            "Feed-forward activation",
+            list(ACTIVATIONS),
+            key="block_act",
+            bind="query-params",
+            horizontal=True,
+        )
+    ]
     if norm == "post":
         st.latex(
             r"x \leftarrow \mathrm{LN}\big(x + \mathrm{MultiHead}(x)\big), \qquad "
@@ -153,13 +162,19 @@ def why_the_residual_matters(scenario: Scenario, run: ScenarioRun) -> None:
         r"{\lVert X\rVert_F}, \qquad \bar{x} = \text{mean token}"
     )
     left, right = st.columns(2)
-    stack_norm = left.radio(
+    stack_order = ["pre-LN", "post-LN", "no LN"]
+    stack_label = left.radio(
         "LayerNorm in the stack",
-        ["pre", "post", "none"],
-        format_func=NORM_NAMES.get,
+        stack_order,
+        captions=[NORMS[n][1] for n in stack_order],
         key="block_stack_norm",
+        bind="query-params",
+        horizontal=True,
     )
-    depth = right.slider("Depth for the picture below", 0, MAX_DEPTH, 6, key="block_depth")
+    stack_norm = NORMS[stack_label][0]
+    depth = right.slider(
+        "Depth for the picture below", 0, MAX_DEPTH, 6, key="block_depth", bind="query-params"
+    )
     collapse = block_data.rank_collapse(scenario, stack_norm)
     for column, label, distances in zip(
         st.columns(len(collapse.labels)), collapse.labels, collapse.distances, strict=True
@@ -219,11 +234,16 @@ def three_attentions() -> None:
     )
     st.selectbox("Example", list(EXAMPLES), key="block_example", on_change=_use_example)
     first_source, first_target = next(iter(EXAMPLES.values()))
-    st.session_state.setdefault("block_source", first_source)
-    st.session_state.setdefault("block_target", first_target)
+    for key, default in (("block_source", first_source), ("block_target", first_target)):
+        if key not in st.session_state and key not in st.query_params:
+            st.session_state[key] = default
     left, right = st.columns(2)
-    source = left.text_input("English (source)", key="block_source", max_chars=400)
-    target = right.text_input("German (target)", key="block_target", max_chars=400)
+    source = left.text_input(
+        "English (source)", key="block_source", max_chars=400, bind="query-params"
+    )
+    target = right.text_input(
+        "German (target)", key="block_target", max_chars=400, bind="query-params"
+    )
     with st.expander("The words this example knows"):
         for language in (ENGLISH, GERMAN):
             st.markdown(f"**{language}:** " + ", ".join(VOCABULARY[language]))
@@ -317,6 +337,7 @@ def three_attentions() -> None:
             range(len(HEADS["cross"])),
             format_func=lambda h: _titles("cross")[h],
             key="block_cross_head",
+            bind="query-params",
         )
         st.markdown(
             "Queries (●) come from the decoder, keys (◇) from the encoder's output. Keys are "

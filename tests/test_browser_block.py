@@ -73,6 +73,7 @@ def test_depth_slider_and_example_rerun_their_own_section(app_url, page):
         ".some(t => t.textContent.includes('after 7 layers'))",
         timeout=30_000,
     )
+    assert "block_depth=7" in page.url  # the view can be shared as a link
     page.locator('[data-testid="stSelectbox"]').filter(has_text="Example").click()
     page.get_by_role("option", name="you are tired → Sie sind müde (polite)").click()
     page.wait_for_function(
@@ -82,4 +83,5 @@ def test_depth_slider_and_example_rerun_their_own_section(app_url, page):
     )
     _wait_for_charts(page, CHARTS)
     assert page.locator('[data-testid="stException"]').count() == 0
+    assert "block_target=Sie" in page.url
     screenshot(page, "block_sie_sind_muede")

@@ -67,7 +67,7 @@ def test_stream_and_update_norms(default_page):
 
 def test_relu_hidden_units_are_never_negative():
     at = open_page(PAGE, d_model="16", heads="2")
-    at.radio(key="block_act").set_value("relu").run()
+    at.radio(key="block_act").set_value("ReLU").run()
     assert not at.exception
     fig = chart(at, "block_hidden")
     hidden = array(traces(fig, "heatmap")[0]["z"])
@@ -114,7 +114,7 @@ def test_depth_slider_moves_the_pca_and_the_metrics():
 def test_stack_without_layer_norm_changes_the_curves(default_page):
     at = open_page(PAGE, seed="3", d_model="16", heads="2")
     before = {c["name"]: array(c["y"]) for c in traces(chart(at, "block_collapse"), "scatter")}
-    at.radio(key="block_stack_norm").set_value("none").run()
+    at.radio(key="block_stack_norm").set_value("no LN").run()
     after = {c["name"]: array(c["y"]) for c in traces(chart(at, "block_collapse"), "scatter")}
     name = "attention, residual"
     assert not np.allclose(before[name], after[name])
@@ -189,3 +189,21 @@ def test_large_scenario_runs():
     assert not at.exception
     concat = array(traces(chart(at, "block_concat"), "heatmap")[0]["z"])
     assert concat.shape == (64, 384)
+
+
+def test_a_link_reopens_the_same_view():
+    at = open_page(
+        PAGE,
+        d_model="16",
+        heads="2",
+        block_depth="9",
+        block_stack_norm="no LN",
+        block_act="ReLU",
+        block_target="ihr seid müde",
+    )
+    assert not at.exception
+    assert at.slider(key="block_depth").value == 9
+    assert at.radio(key="block_stack_norm").value == "no LN"
+    assert "9 layers" in chart(at, "block_collapse_pca")["layout"]["title"]["text"]
+    assert chart(at, "block_hidden")["layout"]["title"]["text"].startswith("RELU")
+    assert list(traces(chart(at, "block_decoder"), "heatmap")[0]["y"])[1] == "ihr"
