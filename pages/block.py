@@ -161,7 +161,7 @@ def why_the_residual_matters(scenario: Scenario, run: ScenarioRun) -> None:
         r"\text{distance from rank 1} = \frac{\lVert X - \mathbf{1}\bar{x}^{\top}\rVert_F}"
         r"{\lVert X\rVert_F}, \qquad \bar{x} = \text{mean token}"
     )
-    left, right = st.columns(2)
+    left, right = st.columns([3, 2])
     stack_order = ["pre-LN", "post-LN", "no LN"]
     stack_label = left.radio(
         "LayerNorm in the stack",

@@ -20,7 +20,13 @@ from attention.figures.palette import FONT_SIZE, KEY_SYMBOL, QUERY_SYMBOL, TOKEN
 from attention.figures.text import safe_label, unique_labels
 from attention.projection import JointLayout
 
-VALUE_SCALE = "RdBu_r"  # diverging, colour-blind-safe: blue below 0, red above
+VALUE_SCALE = [  # ColorBrewer RdBu, diverging and colour-blind-safe: blue < 0 < red
+    [0.0, "#2166AC"],
+    [0.25, "#92C5DE"],
+    [0.5, "#F7F7F7"],
+    [0.75, "#F4A582"],
+    [1.0, "#B2182B"],
+]
 STREAM_COLOR = "#BDBDBD"
 UPDATE_COLOR = "#333333"
 NO_RESIDUAL_COLOR = "#888888"
@@ -177,7 +183,7 @@ def stream_update_figure(
         barmode="group",
         bargap=0.25,
         height=190 * len(sublayers) + 170,
-        legend={"orientation": "h", "x": 0, "y": 1.0, "yanchor": "bottom", "yref": "container"},
+        legend={"orientation": "h", "x": 0, "y": 0.99, "yanchor": "top", "yref": "container"},
         margin={"l": 10, "r": 10, "t": 80, "b": 10},
         font={"size": FONT_SIZE},
     )
