@@ -7,15 +7,20 @@ alone redoes only the four PCAs and two figures (the stacks are cached).
 A reference in the same process: one encoder block forward pass against PyTorch's
 nn.TransformerEncoderLayer (same widths, post-LN, GELU, eval mode), when importable.
 
+Then the page's whole script time through AppTest after a depth-slider move (stacks
+cached) and after a temperature move (block and stacks recomputed, translation cached).
+
 Run: python -m benchmarks.bench_block
 """
 
 from __future__ import annotations
 
+import time
 from functools import partial
 
 import numpy as np
 import plotly.io as pio
+from threadpoolctl import threadpool_limits
 
 from attention import MultiHeadAttention
 from attention.blocks import FEED_FORWARD, EncoderBlock
@@ -34,6 +39,7 @@ from attention.runtime import tune_process
 from attention.toy import toy_inputs
 from attention.translation import build_translation_model
 from benchmarks.common import THREADS, median_seconds, pin_threads, print_table
+from tests.browser import ROOT
 
 TOKENS = (8, 16, 32, 64)
 WIDTHS = ((64, 4, "default"), (384, 16, "widest"))
@@ -114,16 +120,29 @@ def torch_block(d_model: int, n_heads: int, x: np.ndarray):
     return run
 
 
-def main() -> None:
-    tune_process()
-    pin_threads()
-    model = build_translation_model()
-    print(f"threads: {THREADS}; times are medians in ms (a 2-core machine shared by others)\n")
+def rerun_seconds(widget: str, values: list) -> float:
+    """Median script time of page reruns with `widget` set to each of `values` in turn,
+    the first rerun not counted (AppTest, so an upper bound: it adds its own overhead)."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    at.switch_page("pages/block.py").run()
+    times = []
+    for value in values:
+        at.slider(key=widget).set_value(value)
+        start = time.perf_counter()
+        at.run()
+        times.append(time.perf_counter() - start)
+    assert not at.exception, at.exception
+    return float(np.median(times[1:]))
+
+
+def page_rows(model, threads: int) -> list[tuple]:
+    """One table row per width and sentence length: each section's time, uncached."""
     rows = []
     for d_model, n_heads, label in WIDTHS:
         for n in TOKENS:
-            text = " ".join(f"w{i}" for i in range(n))
-            inputs = toy_inputs(text, d_model, seed=0)
+            inputs = toy_inputs(" ".join(f"w{i}" for i in range(n)), d_model, seed=0)
             x, tokens = inputs.x, inputs.tokens
             mha = MultiHeadAttention(d_model, n_heads, seed=0, dtype=np.float64)
             block = median_seconds(partial(block_part, x, tokens, mha), repeats=7, warmup=1)
@@ -131,11 +150,26 @@ def main() -> None:
             translation = median_seconds(partial(translation_part, model, n), repeats=7, warmup=1)
             total = block + collapse + translation
             rows.append(
-                (label, d_model, n_heads, n, 1e3 * block, 1e3 * collapse, 1e3 * translation,
-                 1e3 * total, "yes" if total < 1.0 else "NO")
+                (threads, label, d_model, n_heads, n, 1e3 * block, 1e3 * collapse,
+                 1e3 * translation, 1e3 * total, "yes" if total < 1.0 else "NO")
             )  # fmt: skip
+    return rows
+
+
+def main() -> None:
+    tune_process()
+    pin_threads()
+    model = build_translation_model()
+    print(
+        f"NumPy BLAS threads: 1 and {THREADS}; medians in ms. On a small machine shared with "
+        "other work, spinning BLAS threads can make these small matmuls 10x slower.\n"
+    )
+    rows = []
+    for threads in sorted({1, THREADS}):
+        with threadpool_limits(threads, user_api="blas"):
+            rows += page_rows(model, threads)
     print_table(
-        ["widths", "d_model", "heads", "tokens", "§1 block", "§2 collapse ×24",
+        ["threads", "widths", "d_model", "heads", "tokens", "§1 block", "§2 collapse ×24",
          "§3 translation", "total", "< 1 s"],
         rows,
     )  # fmt: skip
@@ -151,6 +185,19 @@ def main() -> None:
             theirs = median_seconds(run, repeats=50, warmup=5) if run else float("nan")
             rows.append((label, n, 1e6 * ours, 1e6 * theirs, ours / theirs))
     print_table(["widths", "tokens", "NumPy µs", "PyTorch µs", "NumPy / PyTorch"], rows)
+
+    print("\nWhole page script, default scenario (AppTest)")
+    print_table(
+        ["rerun after", "ms"],
+        [
+            ["depth slider (stacks cached)", 1e3 * rerun_seconds("block_depth", [7, 8] * 3)],
+            # a new temperature every time: nothing of the block or the stacks is cached
+            [
+                "temperature (block + stacks recomputed)",
+                1e3 * rerun_seconds("temp", [round(1.05 + 0.05 * i, 2) for i in range(6)]),
+            ],
+        ],
+    )
 
 
 if __name__ == "__main__":
