@@ -207,3 +207,12 @@ def test_a_link_reopens_the_same_view():
     assert "9 layers" in chart(at, "block_collapse_pca")["layout"]["title"]["text"]
     assert chart(at, "block_hidden")["layout"]["title"]["text"].startswith("RELU")
     assert list(traces(chart(at, "block_decoder"), "heatmap")[0]["y"])[1] == "ihr"
+
+
+def test_text_quotes_the_residual_runs_value_at_depth_24(default_page):
+    curves = {
+        c["name"]: array(c["customdata"])
+        for c in traces(chart(default_page, "block_collapse"), "scatter")
+    }
+    text = " ".join(m.value for m in default_page.markdown)
+    assert f"still **{curves['attention, residual'][24]:.1e}**" in text

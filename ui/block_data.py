@@ -45,6 +45,11 @@ class CollapseResult:
     distances: np.ndarray  # (4, depth + 1)
     states: np.ndarray  # (4, depth + 1, n, d_model)
 
+    def distance(self, residual: bool, feed_forward: bool, depth: int) -> float:
+        """Distance from rank 1 of one variant at one depth."""
+        pairs = list(zip(self.residual, self.feed_forward, strict=True))
+        return float(self.distances[pairs.index((residual, feed_forward)), depth])
+
     def pictures(self, depth: int) -> list[tuple[str, np.ndarray]]:
         """(label, 2-D PCA of the tokens) per variant at one depth: four small PCAs, cheap
         enough to redo on every move of the depth slider."""
