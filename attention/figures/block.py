@@ -280,7 +280,8 @@ def collapse_pca_figure(
     """The tokens at one depth, one panel per stack variant, PCA in units of the
     tokens' RMS norm on identical axes: collapsed tokens pile onto one point."""
     labels = [safe_label(t) for t in tokens]
-    cells, layout = grid(len(panels), columns, [t for t, _ in panels], equal_aspect=True)
+    titles = [t for t, _ in panels]
+    cells, layout = grid(len(panels), columns, titles, h_gap=0.1, equal_aspect=True)
     reach = max(0.05, *(float(np.abs(c).max()) for _, c in panels)) * 1.2
     data = []
     for cell, (title, coords) in zip(cells, panels, strict=True):
