@@ -97,46 +97,70 @@ def fit_rank_limit(
     init_scale = d_model**-0.5
     w_q = rng.normal(scale=init_scale, size=mask.shape) * mask
     w_k = rng.normal(scale=init_scale, size=mask.shape) * mask
-    scale = (1.0 / np.sqrt(d_heads))[None, :, None, None]
-    target_entropy = _xlogx(target).sum() / n
     optimiser = Adam([w_q, w_k], lr=lr, masks=[mask, mask])
-
-    def forward() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        q, k = x @ w_q, x @ w_k  # (restarts, m, n, max_d_head)
-        scores = q @ np.swapaxes(k, -1, -2) * scale
-        return q, k, scores, masked_softmax(scores)
-
     curves = np.empty((restarts, max_d_head, steps))
     for step in range(steps):
-        q, k, scores, weights = forward()
-        curves[..., step] = _kl(target, scores, target_entropy)
-        # d/dS of mean-row KL + penalty · mean-row Σ_j S_ij² (rows of target sum to 1)
-        d_scores = (weights - target + 2.0 * score_penalty * scores) * scale / n
-        d_q = d_scores @ k
-        d_k = np.swapaxes(d_scores, -1, -2) @ q
-        optimiser.step([x.T @ d_q, x.T @ d_k])
+        fit = objective(x, target, w_q, w_k, d_heads, score_penalty)
+        curves[..., step] = fit.error
+        optimiser.step(fit.grads)
 
-    _, _, scores, weights = forward()
-    error = _kl(target, scores, target_entropy)
-    best = np.argmin(error, axis=0)  # (m,) best restart per d_head
+    fit = objective(x, target, w_q, w_k, d_heads, score_penalty)
+    best = np.argmin(fit.error, axis=0)  # (m,) best restart per d_head
     pick = (best, np.arange(max_d_head))
+    weights = fit.weights[pick]
     return RankLimitResult(
         target=target,
         d_heads=d_heads,
-        error=error[pick],
-        misplaced=0.5 * np.abs(weights[pick] - target).sum(axis=-1).mean(axis=-1),
-        fitted=weights[pick],
-        singular_values=np.linalg.svd(scores[pick], compute_uv=False),
+        error=fit.error[pick],
+        misplaced=0.5 * np.abs(weights - target).sum(axis=-1).mean(axis=-1),
+        fitted=weights,
+        singular_values=np.linalg.svd(fit.scores[pick], compute_uv=False),
         loss_curves=curves[pick],
     )
 
 
-def _kl(target: np.ndarray, scores: np.ndarray, target_entropy: float) -> np.ndarray:
+@dataclass(frozen=True)
+class Fit:
+    """One evaluation of a batch of fits (leading axes of w_q, w_k)."""
+
+    error: np.ndarray  # mean-row KL(target ‖ weights) per fit
+    loss: np.ndarray  # error + score penalty per fit: what is minimised
+    grads: list[np.ndarray]  # d(Σ loss) / d w_q, d w_k
+    scores: np.ndarray  # (..., n, n) with the 1/√d_head scale
+    weights: np.ndarray  # (..., n, n)
+
+
+def objective(
+    x: np.ndarray,
+    target: np.ndarray,
+    w_q: np.ndarray,
+    w_k: np.ndarray,
+    d_heads: np.ndarray,
+    score_penalty: float = 0.0,
+) -> Fit:
+    """Scores X W_Q W_Kᵀ Xᵀ / √d_head for a batch of fits (..., m, d_model, columns), m
+    fits of d_head = d_heads[i]; loss = mean-row KL + penalty · mean-row Σ_j S_ij²."""
+    n = target.shape[0]
+    scale = (1.0 / np.sqrt(d_heads))[:, None, None]
+    q, k = x @ w_q, x @ w_k  # (..., m, n, columns)
+    scores = q @ np.swapaxes(k, -1, -2) * scale
+    weights = masked_softmax(scores)
+    error = _kl(target, scores)
+    loss = error + score_penalty * (scores**2).sum(axis=(-1, -2)) / n
+    # Rows of target sum to 1, so d(mean-row KL)/dS = (weights - target) / n.
+    d_scores = (weights - target + 2.0 * score_penalty * scores) * scale / n
+    d_q = d_scores @ k
+    d_k = np.swapaxes(d_scores, -1, -2) @ q
+    return Fit(error, loss, [x.T @ d_q, x.T @ d_k], scores, weights)
+
+
+def _kl(target: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """Mean over rows of KL(target ‖ softmax(scores)), for each fit in the batch."""
     shifted = scores - scores.max(axis=-1, keepdims=True)
     log_weights = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
-    cross = -(target * log_weights).sum(axis=(-1, -2)) / target.shape[0]
-    return np.maximum(cross + target_entropy, 0.0)
+    n = target.shape[0]
+    cross = -(target * log_weights).sum(axis=(-1, -2)) / n
+    return np.maximum(cross + _xlogx(target).sum() / n, 0.0)
 
 
 def _check_penalty(value: object) -> float:

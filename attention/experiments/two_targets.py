@@ -64,6 +64,8 @@ def fit_two_targets(
     check_finite_array("x", x)
     n, d_model = x.shape
     query = _check_index("query", query, n)
+    if len(targets) != 2:
+        raise ValueError(f"targets must be two token indices; got {targets!r}.")
     a, b = (_check_index("targets", t, n) for t in targets)
     if a == b:
         raise ValueError(f"targets must be two different token indices; got {a} and {b}.")
@@ -89,27 +91,37 @@ def _fit(
     lr: float,
     rng: np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Minimise -Σ_h Σ_j aim[h, j] log w_h[j] over each head's W_Q, W_K (heads, d, d_head).
+    """Fit each head's W_Q, W_K (heads, d_model, d_head) with Adam on `objective`.
 
     Returns the final weights (heads, n) and the loss after each step."""
     n_heads, d_model = aim.shape[0], x.shape[1]
     w_q = rng.normal(scale=d_model**-0.5, size=(n_heads, d_model, d_head))
     w_k = rng.normal(scale=d_model**-0.5, size=(n_heads, d_model, d_head))
     optimiser = Adam([w_q, w_k], lr=lr)
-    scale = d_head**-0.5
     losses = np.empty(steps)
     for step in range(steps):
-        q = x[query] @ w_q  # (heads, d_head)
-        k = x @ w_k  # (heads, n, d_head)
-        scores = np.einsum("he,hne->hn", q, k) * scale
-        weights = masked_softmax(scores)
-        losses[step] = -np.sum(aim * _log_softmax(scores))
-        d_scores = aim.sum(axis=1, keepdims=True) * weights - aim  # (heads, n)
-        d_q = np.einsum("hn,hne->he", d_scores, k) * scale
-        d_k = d_scores[:, :, None] * q[:, None, :] * scale
-        optimiser.step([np.einsum("d,he->hde", x[query], d_q), np.einsum("nd,hne->hde", x, d_k)])
-    q, k = x[query] @ w_q, x @ w_k
-    return masked_softmax(np.einsum("he,hne->hn", q, k) * scale), losses
+        losses[step], grads, _ = objective(x, query, aim, w_q, w_k)
+        optimiser.step(grads)
+    return objective(x, query, aim, w_q, w_k)[2], losses
+
+
+def objective(
+    x: np.ndarray, query: int, aim: np.ndarray, w_q: np.ndarray, w_k: np.ndarray
+) -> tuple[float, list[np.ndarray], np.ndarray]:
+    """-Σ_h Σ_j aim[h, j] log w_h[j] for the query's weights w_h under each head's W_Q, W_K
+    (heads, d_model, d_head); returns the loss, its gradients [d W_Q, d W_K] and the
+    weights (heads, n)."""
+    scale = w_q.shape[-1] ** -0.5
+    q = x[query] @ w_q  # (heads, d_head)
+    k = x @ w_k  # (heads, n, d_head)
+    scores = np.einsum("he,hne->hn", q, k) * scale
+    weights = masked_softmax(scores)
+    loss = float(-np.sum(aim * _log_softmax(scores)))
+    d_scores = (aim.sum(axis=1, keepdims=True) * weights - aim) * scale  # (heads, n)
+    d_q = np.einsum("hn,hne->he", d_scores, k)
+    d_k = d_scores[:, :, None] * q[:, None, :]
+    grads = [np.einsum("d,he->hde", x[query], d_q), np.einsum("nd,hne->hde", x, d_k)]
+    return loss, grads, weights
 
 
 def _log_softmax(scores: np.ndarray) -> np.ndarray:

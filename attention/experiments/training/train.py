@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 from threadpoolctl import threadpool_limits
 
 from attention import MultiHeadAttention
@@ -95,7 +96,7 @@ class VariantResult:
         `accuracy`; None if it never does."""
         if len(self.batch_accuracy) < window:
             return None
-        running = np.convolve(self.batch_accuracy, np.ones(window) / window, mode="valid")
+        running = sliding_window_view(self.batch_accuracy, window).mean(axis=1)
         reached = np.flatnonzero(running >= accuracy)
         return int(reached[0]) + window if reached.size else None
 
