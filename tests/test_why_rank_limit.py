@@ -9,6 +9,7 @@ from attention.experiments.rank_limit import (
     check_pattern,
     fit_rank_limit,
     objective,
+    pattern_from_choices,
     target_pattern,
 )
 from tests.gradcheck import numerical_gradient, relative_error
@@ -107,3 +108,12 @@ def test_unknown_pattern_and_bad_penalty():
         target_pattern("diagonal", 4)
     with pytest.raises(ValueError, match="score_penalty"):
         fit_rank_limit(target_pattern("previous", 4), score_penalty=-1.0)
+
+
+def test_drawn_pattern_spreads_each_row_over_its_chosen_keys():
+    chosen = np.array([[1, 1, 0], [0, 0, 1], [1, 1, 1]], dtype=bool)
+    np.testing.assert_allclose(
+        pattern_from_choices(chosen), [[0.5, 0.5, 0], [0, 0, 1], [1 / 3, 1 / 3, 1 / 3]]
+    )
+    with pytest.raises(ValueError, match=r"rows \[1\] have none"):
+        pattern_from_choices(np.array([[1, 0], [0, 0]], dtype=bool))

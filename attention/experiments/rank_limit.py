@@ -51,6 +51,20 @@ def target_pattern(kind: str, n: int, seed: int = 0) -> np.ndarray:
     raise ValueError(f"kind must be one of {', '.join(PATTERNS)}; got {kind!r}.")
 
 
+def pattern_from_choices(chosen: np.ndarray) -> np.ndarray:
+    """A drawn pattern: chosen[i, j] True where query i should attend to key j; each row
+    spreads its weight evenly over its chosen keys. Every row needs at least one."""
+    chosen = np.asarray(chosen, dtype=bool)
+    if chosen.ndim != 2 or chosen.shape[0] != chosen.shape[1]:
+        raise ValueError(f"chosen must be a square (n, n) grid; got shape {chosen.shape}.")
+    empty = np.flatnonzero(~chosen.any(axis=1))
+    if empty.size:
+        raise ValueError(
+            f"every query row needs at least one chosen key; rows {empty.tolist()} have none."
+        )
+    return check_pattern(chosen / chosen.sum(axis=1, keepdims=True))
+
+
 def check_pattern(target: np.ndarray) -> np.ndarray:
     """Return `target` as float64 if it is a square row-stochastic matrix, else raise."""
     target = np.asarray(target, dtype=np.float64)

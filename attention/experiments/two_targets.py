@@ -53,11 +53,15 @@ def fit_two_targets(
     query: int,
     targets: tuple[int, int],
     steps: int = 300,
-    lr: float = 0.05,
+    lr: float | None = None,
     seed: int = 0,
 ) -> TwoTargetResult:
     """Fit one head (d_head = d_model) and two heads (d_head = d_model // 2 each) to put
-    the query's weight on both targets of the token vectors x (n, d_model)."""
+    the query's weight on both targets of the token vectors x (n, d_model).
+
+    x is scaled to unit root-mean-square first (W_Q, W_K absorb any common scale), and
+    the learning rate defaults to 0.08/√d_model: every one of the d_model input rows
+    moves by about lr per Adam step, so this keeps the scores' steps the same size."""
     x = np.asarray(x, dtype=np.float64)
     if x.ndim != 2 or x.shape[0] < 2:
         raise ValueError(f"x must have shape (n_tokens >= 2, d_model); got shape {x.shape}.")
@@ -70,7 +74,11 @@ def fit_two_targets(
     if a == b:
         raise ValueError(f"targets must be two different token indices; got {a} and {b}.")
     steps = check_positive_int("steps", steps)
-    lr = check_positive_float("lr", lr)
+    lr = 0.08 / np.sqrt(d_model) if lr is None else check_positive_float("lr", lr)
+    rms = np.sqrt(np.mean(x**2))
+    if rms == 0:
+        raise ValueError("x must not be all zeros: there is nothing to attend by.")
+    x = x / rms
 
     aim_one = np.zeros((1, n))
     aim_one[0, [a, b]] = 0.5

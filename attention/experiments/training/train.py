@@ -47,7 +47,7 @@ class TrainingConfig:
     seq_len: int = 8
     noise: float = 0.0
     hidden: int = 64
-    steps: int = 1500
+    steps: int = 1000
     batch_size: int = 64
     lr: float = 3e-3
 
