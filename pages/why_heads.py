@@ -21,6 +21,12 @@ SCORE_LIMITS = {
     0.0001: "large scores allowed (penalty 10⁻⁴)",
     0.0: "no limit on score size",
 }
+PATTERN_NAMES = {
+    "permutation": "random permutation",
+    "previous": "previous token",
+    "soft": "random soft pattern",
+    "drawn": "drawn by you",
+}
 SEEDS_ACROSS = 5
 _REQUESTED = "why_trained"  # (settings, seed) pairs the user asked to train this session
 
@@ -68,9 +74,10 @@ else:
         table = cost_by_length(mha.d_model, mha.n_heads, lengths, bias=mha.bias)
         chart(fig.cost_by_length_chart(table, lengths, len(tokens)), "wh_cost_length")
     st.caption(
-        "The score part (hatched) is the same for h heads × d_model/h and for one head × "
-        "d_model, and h times larger for h full-size heads; only the number of softmax "
-        "exponentials (h·n²) grows with h."
+        "MACs = multiply-adds. The score part (hatched) is the same for h heads × "
+        "d_model/h and for one head × d_model (their lines lie on top of each other), and "
+        "h times larger for h full-size heads; only the softmax exponentials (h·n²) grow "
+        "with h."
     )
 
 
@@ -163,11 +170,14 @@ def rank_limit() -> None:
     )
     cols = st.columns([2, 1, 2])
     kinds = {**PATTERNS, "drawn": "drawn by you: tick the keys each query attends to"}
-    kind = cols[0].selectbox("Target pattern", list(kinds), format_func=kinds.get, key="wh_pattern")
+    kind = cols[0].selectbox(
+        "Target pattern", list(kinds), format_func=PATTERN_NAMES.get, key="wh_pattern"
+    )
     n = cols[1].slider("Tokens n", 2, 16, 8, key="wh_rank_n")
     penalty = cols[2].selectbox(
         "Score size", list(SCORE_LIMITS), format_func=SCORE_LIMITS.get, key="wh_penalty"
     )
+    st.caption(f"Target: {kinds[kind]}.")
     if kind == "drawn":
         target = drawn_pattern(n)
         if target is None:
@@ -178,7 +188,11 @@ def rank_limit() -> None:
         result = exp.rank_limit(target, mha.d_model, penalty, scenario.seed)
     today = mha.d_head
     marks = {"d_head = n": n, f"today's d_head = {today}": today}
-    chart(fig.rank_error_chart(result, marks), "wh_rank_error")
+    left, right = st.columns([3, 2])
+    with left:
+        chart(fig.rank_error_chart(result, marks), "wh_rank_error")
+    with right:
+        chart(fig.singular_value_chart(result), "wh_rank_sv")
     notes = []
     if today > n:
         notes.append(f"today's d_head = {today} is larger than n = {n}, so it is off the chart.")
@@ -195,16 +209,11 @@ def rank_limit() -> None:
         )
     for note in notes:
         st.caption("Note: " + note)
-    left, right = st.columns(2)
-    with left:
-        chart(fig.singular_value_chart(result), "wh_rank_sv")
-        st.caption(
-            "Singular values of each fitted S: blank cells are zero, so the staircase "
-            "is the rank limit."
-        )
-    with right:
-        shown = sorted({1, 2, min(today, n)})
-        chart(fig.rank_patterns(result, shown), "wh_rank_patterns")
+    st.caption(
+        "Singular values of each fitted S (right): blank cells are zero, so the staircase "
+        "is the rank limit. Below: the target and the fitted patterns at a few d_head."
+    )
+    chart(fig.rank_patterns(result, sorted({1, 2, min(today, n)})), "wh_rank_patterns")
 
 
 rank_limit()
@@ -224,22 +233,23 @@ st.latex(
     r"\text{(c) } h \times d \quad \text{(d) } h \times \tfrac{d}{h}"
     r"\text{, head } i \text{ reads only } x_{[i d/h,\,(i+1) d/h)}"
 )
+default = TrainingConfig()
 cols = st.columns(6)
-d_model = cols[0].select_slider("d_model", [16, 32, 64], value=32, key="wh_d_model")
-heads = cols[1].select_slider("heads h", [2, 4, 8], value=4, key="wh_heads")
-symbols = cols[2].slider("symbols", 2, 16, 8, key="wh_symbols")
-seq_len = cols[3].slider("tokens before ?", 3, 16, 8, key="wh_seq_len")
+d_model = cols[0].select_slider("d_model", [16, 32, 64], value=default.d_model, key="wh_d_model")
+heads = cols[1].select_slider("heads h", [2, 4, 8], value=default.n_heads, key="wh_heads")
+symbols = cols[2].slider("symbols", 2, 16, default.n_symbols, key="wh_symbols")
+seq_len = cols[3].slider("tokens before ?", 3, 16, default.seq_len, key="wh_seq_len")
 noise = cols[4].slider(
     "noise",
     0.0,
     1.5,
-    0.5,
+    default.noise,
     step=0.1,
     key="wh_noise",
-    help="Std of fresh Gaussian noise added to every token vector.",
+    help="Std of fresh Gaussian noise added to every coordinate of every token vector.",
 )
 steps = cols[5].select_slider(
-    "steps", [300, 600, 1000, 1500, 2000, 3000], value=1000, key="wh_steps"
+    "steps", [300, 600, 1000, 1500, 2000, 3000], value=default.steps, key="wh_steps"
 )
 config = TrainingConfig(
     d_model=d_model, n_heads=heads, n_symbols=symbols, seq_len=seq_len, noise=noise, steps=steps
@@ -271,7 +281,7 @@ def train_live(config: TrainingConfig, seed: int, title: str):
     return comparison
 
 
-comparison = None
+comparison = summary = None
 if key in requested:
     comparison = train_live(config, seed, f"Training seed {seed}")
     chart(
@@ -298,7 +308,7 @@ if key in requested:
         st.dataframe(
             pd.DataFrame(fig.seed_table(summary, labels)), hide_index=True, key="wh_seed_table"
         )
-        chart(fig.seed_spread(summary, labels, seeds), "wh_seed_spread")
+        chart(fig.seed_spread(summary, labels, seeds, config.n_symbols), "wh_seed_spread")
     else:
         st.caption("One seed can be lucky or unlucky: train five to see the spread.")
 else:
@@ -319,14 +329,19 @@ if mha.n_heads > mha.d_model:
     st.warning("With more heads than d_model coordinates there are no slices to draw.")
 else:
     chart(fig.slicing_figure(mha.w_q), "wh_slicing")
-    chart(fig.slice_share_chart(mha.w_q), "wh_slice_share")
-if comparison is not None:
-    rows = [
-        row
-        for row in fig.comparison_table(comparison)
-        if row["variant"] in (labels["split"], labels["sliced"])
-    ]
-    st.markdown("What reading only a slice costs, from §4's training (same seed, same steps):")
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key="wh_slice_numbers")
-else:
+    shares = {"W_Q of the sidebar's heads": mha.w_q}
+    if comparison is not None:
+        shares["W_Q of §4's trained (b) heads"] = comparison.results["split"].model.attention.w_q
+    chart(fig.slice_share_chart(shares), "wh_slice_share")
+if comparison is None:
     st.caption("Train the variants in §4 to see what reading only a slice costs.")
+else:
+    pair = (labels["split"], labels["sliced"])
+    if summary is not None:
+        rows = [row for row in fig.seed_table(summary, labels) if row["variant"] in pair]
+        source = f"§4's {SEEDS_ACROSS} seeds"
+    else:
+        rows = [row for row in fig.comparison_table(comparison) if row["variant"] in pair]
+        source = f"§4's seed {seed}"
+    st.markdown(f"What reading only a slice costs, from {source} (same steps, same batches):")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="wh_slice_numbers")

@@ -44,8 +44,10 @@ def _layout(fig: go.Figure, height: int, **extra) -> go.Figure:
         plot_bgcolor="white",
         **extra,
     )
-    fig.update_xaxes(showline=True, linecolor="#888888", gridcolor="#EEEEEE")
-    fig.update_yaxes(showline=True, linecolor="#888888", gridcolor="#EEEEEE")
+    axes = {"showline": True, "linecolor": "#888888", "gridcolor": "#EEEEEE"}
+    ticks = {"size": FONT_SIZE - 2}
+    fig.update_xaxes(tickfont=ticks, title_font={"size": FONT_SIZE}, **axes)
+    fig.update_yaxes(tickfont=ticks, title_font={"size": FONT_SIZE}, **axes)
     return fig
 
 
@@ -53,18 +55,17 @@ def _layout(fig: go.Figure, height: int, **extra) -> go.Figure:
 
 
 def cost_table(layouts: Sequence[LayoutCost]) -> list[dict[str, object]]:
-    """One row per layout: what it costs and how many distributions each query gets."""
+    """One row per layout: how many distributions each query gets and what it costs
+    (MACs = multiply-adds)."""
     return [
         {
             "layout": row.label,
-            "heads": row.n_heads,
-            "d_head": row.d_head,
             "distributions per query": row.distributions_per_query,
             "parameters": row.cost.params,
-            "multiply-adds: projections": row.projection_macs,
-            "multiply-adds: scores (∝ n²)": row.score_macs,
-            "softmax exponentials": row.cost.softmax_exps,
-            "multiply-adds: total": row.cost.macs,
+            "MACs: projections": row.projection_macs,
+            "MACs: scores (∝ n²)": row.score_macs,
+            "softmax exps": row.cost.softmax_exps,
+            "MACs: total": row.cost.macs,
         }
         for row in layouts
     ]
@@ -76,7 +77,7 @@ def cost_bars(layouts: Sequence[LayoutCost], n_tokens: int) -> go.Figure:
     fig = make_subplots(
         rows=1,
         cols=2,
-        subplot_titles=("Parameters", f"Multiply-adds for n = {n_tokens} tokens"),
+        subplot_titles=("Parameters", f"Multiply-adds, n = {n_tokens}"),
         horizontal_spacing=0.22,
     )
     fig.add_trace(
@@ -110,12 +111,12 @@ def cost_bars(layouts: Sequence[LayoutCost], n_tokens: int) -> go.Figure:
             row=1,
             col=2,
         )
-    fig.update_layout(barmode="stack", legend={"orientation": "h", "y": -0.25})
+    fig.update_layout(barmode="stack", legend={"orientation": "h", "y": -0.45})
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_yaxes(showticklabels=False, row=1, col=2)
     fig.update_xaxes(title_text="parameters", row=1, col=1)
     fig.update_xaxes(title_text="multiply-adds", row=1, col=2)
-    return _layout(fig, 330)
+    return _layout(fig, 380)
 
 
 def cost_by_length_chart(
@@ -457,8 +458,10 @@ def seed_spread(
     summary: Mapping[str, Mapping[str, np.ndarray]],
     labels: Mapping[str, str],
     seeds: Sequence[int],
+    n_symbols: int,
 ) -> go.Figure:
-    """Every seed's final accuracy as a dot per variant, so the spread is visible."""
+    """Every seed's final accuracy as a dot per variant, so the spread is visible; with
+    the chance level 1/n_symbols² and 1/n_symbols (one answer known, one guessed)."""
     fig = go.Figure()
     for (key, values), (color, _) in zip(summary.items(), LAYOUT_STYLES, strict=False):
         fig.add_trace(
@@ -478,12 +481,25 @@ def seed_spread(
                 showlegend=False,
             )
         )
+    chance = {"chance": 100 / n_symbols**2, "one answer right": 100 / n_symbols}
+    for (label, x), dash in zip(chance.items(), ("dot", "dash"), strict=True):
+        fig.add_vline(x=x, line={"color": "#888888", "dash": dash})
+        fig.add_annotation(
+            x=x,
+            y=1,
+            yref="paper",
+            text=f"{label}: {x:.1f} %",
+            showarrow=False,
+            yanchor="bottom",
+            xanchor="left",
+            font={"color": "#555555"},
+        )
     fig.update_xaxes(
         title_text="accuracy on held-out sequences (%), one dot per seed", range=[-2, 102]
     )
     fig.update_yaxes(type="category", autorange="reversed")
-    fig = _layout(fig, 320)
-    fig.update_layout(margin={"l": 10, "t": 20})
+    fig = _layout(fig, 340)
+    fig.update_layout(margin={"l": 10, "t": 40})
     return fig
 
 
@@ -561,31 +577,43 @@ def slicing_figure(w_q: np.ndarray) -> go.Figure:
     return _layout(fig, min(720, 260 + 6 * d_model))
 
 
-def slice_share_chart(w_q: np.ndarray) -> go.Figure:
-    """Per head: share of its squared W_Q weights in its own slice's rows; slicing would
-    make it 100 %, reading every coordinate evenly gives 1/h."""
-    share = own_slice_share(w_q) * 100
-    n_heads = len(share)
-    names = [f"head {h + 1}" for h in range(n_heads)]
-    fig = go.Figure(
-        go.Bar(
-            x=names,
-            y=share,
-            marker={"color": [head_color(h) for h in range(n_heads)]},
-            hovertemplate="%{x}: %{y:.1f} % of its weight in its own slice<extra></extra>",
-            showlegend=False,
+def slice_share_chart(weights: Mapping[str, np.ndarray]) -> go.Figure:
+    """Per head, for each named W_Q (h, d_model, d_head): the share of its squared weights
+    in its own slice's rows. Slicing would make it 100 %; reading every coordinate evenly
+    gives 1/h."""
+    fig = make_subplots(rows=1, cols=len(weights), shared_yaxes=True, subplot_titles=list(weights))
+    for col, w_q in enumerate(weights.values(), start=1):
+        share = own_slice_share(w_q) * 100
+        n_heads = len(share)
+        fig.add_trace(
+            go.Bar(
+                x=[f"head {h + 1}" for h in range(n_heads)],
+                y=share,
+                marker={"color": [head_color(h) for h in range(n_heads)]},
+                hovertemplate="%{x}: %{y:.1f} % of its weight in its own slice<extra></extra>",
+                showlegend=False,
+            ),
+            row=1,
+            col=col,
         )
-    )
-    even = 100 / n_heads
-    fig.add_hline(
-        y=even,
-        line={"dash": "dash", "color": "#444444"},
-        annotation_text=f"1/h = {even:.0f} %: reads everything evenly",
-    )
-    fig.add_hline(y=100, line={"dash": "dot", "color": "#444444"}, annotation_text="100 %: slicing")
-    fig.update_yaxes(title_text="% of W_Q weight in own slice", range=[0, 110])
-    fig.update_xaxes(type="category", title_text="head")
-    return _layout(fig, 340)
+        even = 100 / n_heads
+        fig.add_hline(
+            y=even,
+            line={"dash": "dash", "color": "#444444"},
+            annotation_text=f"1/h = {even:.0f} %: reads evenly",
+            row=1,
+            col=col,
+        )
+        fig.add_hline(
+            y=100,
+            line={"dash": "dot", "color": "#444444"},
+            annotation_text="100 %: slicing",
+            row=1,
+            col=col,
+        )
+    fig.update_yaxes(title_text="% of W_Q weight in own slice", range=[0, 110], row=1, col=1)
+    fig.update_xaxes(type="category")
+    return _layout(fig, 360)
 
 
 def _running_mean(values: np.ndarray, window: int) -> np.ndarray:

@@ -45,7 +45,7 @@ class TrainingConfig:
     n_heads: int = 4
     n_symbols: int = 8
     seq_len: int = 8
-    noise: float = 0.0
+    noise: float = 0.5  # std of fresh noise on every token coordinate; see TwoLookupTask
     hidden: int = 64
     steps: int = 1000
     batch_size: int = 64
