@@ -233,6 +233,13 @@ st.latex(
     r"\text{(c) } h \times d \quad \text{(d) } h \times \tfrac{d}{h}"
     r"\text{, head } i \text{ reads only } x_{[i d/h,\,(i+1) d/h)}"
 )
+st.caption(
+    "About the noise: without it, one head can split its weight between A and B and the "
+    "read-out can still untangle the two symbols from tiny differences in the mix. Noise "
+    "on the token vectors (in a real model they vary from sentence to sentence) blurs "
+    "that mix: turn it down "
+    "to 0 and train several seeds to see what one head manages then."
+)
 default = TrainingConfig()
 cols = st.columns(6)
 d_model = cols[0].select_slider("d_model", [16, 32, 64], value=default.d_model, key="wh_d_model")
@@ -312,7 +319,7 @@ if key in requested:
     else:
         st.caption("One seed can be lucky or unlucky: train five to see the spread.")
 else:
-    st.info("Press the button to train (about 5–20 s; a progress bar shows the live loss).")
+    st.info("Press the button to train: it takes seconds, and a progress bar shows the live loss.")
 
 # §5 ---------------------------------------------------------------------------------
 st.header("5. Heads read the whole vector")

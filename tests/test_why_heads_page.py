@@ -214,3 +214,24 @@ def test_markup_in_the_sentence_stays_text_in_the_charts():
     at = open_page(text="<b>bold</b> is here")
     labels = figure(at, "wh_two_targets")["data"][0]["x"]
     assert "&lt;" in labels[0] and "<b>" not in "".join(labels)
+
+
+def test_a_drawn_pattern_starts_from_previous_token_and_fits():
+    at = open_page()
+    at.selectbox(key="wh_pattern").select("drawn").run()
+    assert not at.exception
+    error = values(figure(at, "wh_rank_error")["data"][0], "y")
+    assert len(error) == 8 and error[-1] < 0.05
+    target = values(figure(at, "wh_rank_patterns")["data"][0], "z")
+    np.testing.assert_allclose(target.argmax(axis=1), [0, 0, 1, 2, 3, 4, 5, 6])
+
+
+@pytest.mark.parametrize(
+    "query", [{"full": "1"}, {"heads": "3"}, {"d_head": "5"}, {"d_model": "8"}]
+)
+def test_other_sidebar_scenarios_draw_every_section(query):
+    at = open_page(**query)
+    assert not at.warning, [w.value for w in at.warning]
+    keys = ("wh_cost_bars", "wh_two_targets", "wh_rank_error", "wh_slicing", "wh_slice_share")
+    for key in keys:
+        assert figure(at, key)["data"]

@@ -84,7 +84,7 @@ def fit_rank_limit(
     target: np.ndarray,
     d_model: int = 64,
     max_d_head: int | None = None,
-    steps: int = 500,
+    steps: int = 1000,
     lr: float = 0.05,
     restarts: int = 2,
     score_penalty: float = 0.0,
