@@ -12,6 +12,7 @@ import numpy as np
 import streamlit as st
 
 from attention import AttentionTrace, MultiHeadAttention
+from attention.head_spaces import HeadSpaces, head_spaces
 from attention.toy import toy_inputs
 from ui.scenario import DEFAULT_TEXT, Scenario
 
@@ -73,3 +74,33 @@ def run(scenario: Scenario) -> ScenarioRun:
             result.tokens, result.x, result.mha, result.trace, (notice, *result.notices)
         )
     return result
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def spaces(scenario: Scenario) -> HeadSpaces:
+    """Every head's 2-D pictures for the scenario (independent of the focus token)."""
+    result = run(scenario)
+    return head_spaces(result.x, result.trace)
+
+
+@dataclass(frozen=True)
+class CrossRun:
+    """Cross-attention: queries from a second text, keys and values from the scenario's."""
+
+    query_tokens: list[str]
+    key_tokens: list[str]
+    trace: AttentionTrace
+    notices: tuple[str, ...]
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def cross_run(scenario: Scenario, query_text: str) -> CrossRun:
+    """Queries from `query_text` (embedded like the scenario's own tokens) attend over
+    the scenario's sentence with the scenario's heads."""
+    keys = run(scenario)
+    queries = toy_inputs(
+        query_text, scenario.d_model, seed=scenario.seed, positions=scenario.positions
+    )
+    trace = keys.mha(queries.x, context=keys.x, temperature=scenario.temp)
+    notices = (queries.notice,) if queries.notice else ()
+    return CrossRun(queries.tokens, keys.tokens, trace, notices)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from ui import data
 from ui.scenario import (
@@ -25,6 +26,18 @@ from ui.scenario import (
 FIELDS = [f.name for f in dataclasses.fields(Scenario)]
 _URL_READ = "_scenario_url_read"
 _NOTICES = "_scenario_notices"
+
+
+def _run_through_app_entry() -> None:
+    """Make sure app.py (navigation, wide layout, theme) runs around this page.
+
+    While no session has called st.navigation yet, Streamlit treats a `pages/` folder
+    the legacy way: a first request for /head_spaces on a fresh server would run the
+    page file alone. Leaving that mode and rerunning sends the request through app.py.
+    """
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
 
 
 def _read_url_once() -> None:
@@ -79,8 +92,21 @@ def _engine_knobs(real: bool) -> None:
     )
 
 
+def _write_url(scenario: Scenario) -> None:
+    """Put the scenario's non-default values in the URL, leaving other parameters (page
+    widgets bound to the URL) alone."""
+    query = to_query(scenario)
+    for name in FIELDS:
+        if name in query:
+            if st.query_params.get(name) != query[name]:
+                st.query_params[name] = query[name]
+        elif name in st.query_params:
+            del st.query_params[name]
+
+
 def scenario_sidebar() -> tuple[Scenario, data.ScenarioRun]:
     """Draw the sidebar, sync the URL, and return the scenario and its computed run."""
+    _run_through_app_entry()
     _read_url_once()
     _keep_state_across_pages()
     with st.sidebar:
@@ -119,7 +145,7 @@ def scenario_sidebar() -> tuple[Scenario, data.ScenarioRun]:
         )
         scenario = dataclasses.replace(scenario, focus=st.session_state["focus"])
         st.caption("The address bar holds this whole view: copy it to share or bookmark.")
-    st.query_params.from_dict(to_query(scenario))
+    _write_url(scenario)
     for notice in (*st.session_state.pop(_NOTICES, []), *result.notices):
         st.info(notice)
     return scenario, result
