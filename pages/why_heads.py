@@ -13,6 +13,7 @@ from attention.experiments.rank_limit import PATTERNS, pattern_from_choices, tar
 from attention.experiments.training.train import TrainingConfig, seed_summary
 from attention.figures import why_heads as fig
 from ui import why_heads as exp
+from ui.markdown import literal
 from ui.sidebar import scenario_sidebar
 
 CHART = {"toImageButtonOptions": {"scale": 2}}
@@ -114,8 +115,8 @@ def one_distribution_per_head() -> None:
         return
     if np.allclose(run.x[a], run.x[b]):
         st.warning(
-            f"'{tokens[a]}' and '{tokens[b]}' have the same vector here (turn on position "
-            "vectors in the sidebar): no head can tell them apart."
+            f"'{literal(tokens[a])}' and '{literal(tokens[b])}' have the same vector here "
+            "(turn on position vectors in the sidebar): no head can tell them apart."
         )
     result = exp.two_targets(run.x, query, a, b, scenario.seed)
     st.markdown(
@@ -265,8 +266,15 @@ labels = {v.key: v.label for v in config.variants()}
 seed = scenario.seed
 requested: set = st.session_state.setdefault(_REQUESTED, set())
 key = (exp.settings_of(config), seed)
-if st.button(f"Train the four variants (seed {seed})", key="wh_train", type="primary"):
-    requested.add(key)
+# The click is recorded in a callback, which runs before the script and so survives
+# any rerun the script makes on the way.
+st.button(
+    f"Train the four variants (seed {seed})",
+    key="wh_train",
+    type="primary",
+    on_click=requested.add,
+    args=(key,),
+)
 
 
 def train_live(config: TrainingConfig, seed: int, title: str):
@@ -307,8 +315,12 @@ if key in requested:
     st.subheader(f"Across {SEEDS_ACROSS} seeds")
     seeds = list(range(seed, seed + SEEDS_ACROSS))
     across = (exp.settings_of(config), tuple(seeds))
-    if st.button(f"Train seeds {seeds[0]}–{seeds[-1]} (same settings)", key="wh_seeds"):
-        requested.add(across)
+    st.button(
+        f"Train seeds {seeds[0]}–{seeds[-1]} (same settings)",
+        key="wh_seeds",
+        on_click=requested.add,
+        args=(across,),
+    )
     if across in requested:
         runs = [train_live(config, s, f"Seed {s}") for s in seeds]
         summary = seed_summary(runs)

@@ -235,3 +235,12 @@ def test_other_sidebar_scenarios_draw_every_section(query):
     keys = ("wh_cost_bars", "wh_two_targets", "wh_rank_error", "wh_slicing", "wh_slice_share")
     for key in keys:
         assert figure(at, key)["data"]
+
+
+def test_same_vector_warning_shows_the_tokens_literally():
+    at = open_page(text="*a* x *a*", positions="0")
+    at.selectbox(key="wh_target_a").select(0)
+    at.selectbox(key="wh_target_b").select(4).run()
+    assert not at.exception
+    warning = " ".join(w.value for w in at.warning)
+    assert "same vector" in warning and r"\*" in warning
