@@ -2,7 +2,8 @@
 Procrustes alignment between panels.
 
 The joint layout follows AttentionViz (Yeh et al., 2023): translate the keys so their
-centroid meets the queries', and scale queries and keys to equal mean norm. Neither
+centroid meets the queries', and scale queries and keys to equal mean norm (measured
+from their centres, as the picture shows them). Neither
 changes any softmax — a shift of all keys adds the same amount to every score in a
 query's row, and q·f, k/f leave q·k alone — but both make "near" mean "attends".
 """
@@ -13,11 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.linalg import orthogonal_procrustes
-from scipy.optimize import brentq
 from scipy.stats import spearmanr
 from sklearn.decomposition import PCA
-
-_F_RANGE = 30.0  # how far the norm-balancing scale may move from its first guess
 
 
 @dataclass(frozen=True)
@@ -73,26 +71,16 @@ def pca_2d(points: np.ndarray) -> Layout2D:
 
 
 def equalise_queries_and_keys(q: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Scale queries by f and keys by 1/f, then move the keys' centroid onto the
-    queries', with f chosen (by root finding) so that the two end with equal mean norm.
-    Every query's softmax over the keys is unchanged."""
+    """Scale queries by f and keys by 1/f so that both clouds spread equally far from
+    their own centre (equal mean norm as the picture shows it), then move the keys'
+    centre onto the queries'. Every query's softmax over the keys is unchanged."""
     q = np.asarray(q, dtype=np.float64)
     k = np.asarray(k, dtype=np.float64)
-    centre, spread = q.mean(axis=0), k - k.mean(axis=0)
-    q_norm = np.linalg.norm(q, axis=1).mean()
-    if q_norm == 0:
-        return q, spread + centre
-
-    def gap(f: float) -> float:
-        return f * q_norm - np.linalg.norm(spread / f + f * centre, axis=1).mean()
-
-    # Balancing the norms before the move is the first guess; the exact f lies near it
-    # unless the queries (nearly) coincide, where no f balances them and a huge f would
-    # only add a large common offset to every score.
-    guess = np.sqrt(np.linalg.norm(k, axis=1).mean() / q_norm) or 1.0
-    low, high = guess / _F_RANGE, guess * _F_RANGE
-    f = brentq(gap, low, high, xtol=1e-14, rtol=1e-12) if gap(low) < 0 < gap(high) else guess
-    return q * f, spread / f + f * centre
+    q_spread = np.linalg.norm(q - q.mean(axis=0), axis=1).mean()
+    k_spread = np.linalg.norm(k - k.mean(axis=0), axis=1).mean()
+    f = np.sqrt(k_spread / q_spread) if q_spread > 0 and k_spread > 0 else 1.0
+    q, k = q * f, k / f
+    return q, k - k.mean(axis=0) + q.mean(axis=0)
 
 
 def joint_query_key_layout(q: np.ndarray, k: np.ndarray) -> JointLayout:

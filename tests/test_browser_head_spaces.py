@@ -33,7 +33,7 @@ def test_screenshots_at_default_and_eight_heads(app_url, page, name, heads):
 
 def test_animation_plays_in_the_browser(app_url, page):
     page.goto(f"{app_url}/head_spaces")
-    wait_until_drawn(page)
+    wait_until_drawn(page, min_charts=5)
     motion = page.locator(".js-plotly-plot").nth(1)
     label = motion.locator(".slider-label").first
     assert "before" in label.text_content()
@@ -54,7 +54,7 @@ def test_animation_plays_in_the_browser(app_url, page):
 
 def test_clicking_a_token_makes_it_the_focus(app_url, page):
     page.goto(f"{app_url}/head_spaces")
-    wait_until_drawn(page)
+    wait_until_drawn(page, min_charts=5)
     focus_box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"] input')
     assert focus_box.input_value() == "1 · cat"
     x, y = page.evaluate(POINT_ON_SCREEN, [0, 5])
@@ -75,10 +75,7 @@ def test_a_shared_link_reopens_the_same_view(app_url, page):
         f"{app_url}/attention_maps?heads=2&maps_kind=cross&maps_second=Du%20bist%20m%C3%BCde"
         "&maps_head_2=2"
     )
-    wait_until_drawn(page)
-    page.wait_for_function(
-        "() => document.querySelectorAll('.js-plotly-plot').length >= 3", timeout=30_000
-    )
+    wait_until_drawn(page, min_charts=4)
     grid = page.evaluate(
         """() => { const gd = document.querySelectorAll('.js-plotly-plot')[0];
                    return [gd.data.length, gd.data[0].y.length, gd.data[0].x.length]; }"""
