@@ -28,6 +28,13 @@ kind = (
     )
     or "self"
 )
+if kind == "cross" and scenario.source == "trained":
+    st.info(
+        "Cross-attention needs a second sentence in the same space: the trained model only "
+        "knows its task's symbols. Showing self-attention; switch the source to toy or real "
+        "for cross-attention."
+    )
+    kind = "self"
 if kind == "cross":
     second = st.text_input(
         "Second sentence (it asks the queries)",

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.apptest import open_page
+from attention.experiments.training.train import TrainingConfig
+from tests.apptest import chart, open_page, traces
 
 PAGES = [
     "pages/home.py",
@@ -103,3 +104,22 @@ def test_long_text_is_cut_to_64_tokens_with_a_notice():
     at = open_page("pages/attention_maps.py", text=" ".join(f"w{i}" for i in range(100)))
     assert not at.exception
     assert any("at most 64 tokens" in i.value and "has 100" in i.value for i in at.info)
+
+
+def test_trained_source_shows_page_3s_heads_focused_on_the_question_mark():
+    config = TrainingConfig()
+    at = open_page("pages/head_spaces.py")
+    at.sidebar.radio(key="source").set_value("trained").run()
+    assert not at.exception
+    assert at.sidebar.selectbox(key="focus").value == config.seq_len  # the last token, "?"
+    assert at.sidebar.text_area(key="text").disabled
+    assert any("Trained source" in i.value for i in at.info)
+    assert len(traces(chart(at, "heatmap_chart"), "heatmap")) == config.n_heads
+
+
+def test_cross_attention_is_refused_with_a_message_for_the_trained_source():
+    at = open_page("pages/attention_maps.py", source="trained")
+    at.segmented_control(key="maps_kind").set_value("cross").run()
+    assert not at.exception
+    assert any("Cross-attention needs a second sentence" in i.value for i in at.info)
+    assert len(traces(chart(at, "grid_chart"), "heatmap")) == TrainingConfig().n_heads

@@ -9,9 +9,11 @@ import dataclasses
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
+from attention.experiments.training.train import TrainingConfig
 from ui import data
 from ui.scenario import (
     D_MODEL_CHOICES,
+    MAX_FOCUS,
     MAX_HEADS,
     MAX_SEED,
     MAX_TEXT_CHARS,
@@ -40,6 +42,12 @@ def _run_through_app_entry() -> None:
         st.rerun()
 
 
+def _focus_last_token_when_trained() -> None:
+    """The trained model only ever answers at its last token: focus there."""
+    if st.session_state["source"] == "trained":
+        st.session_state["focus"] = MAX_FOCUS
+
+
 def _read_url_once() -> None:
     """On a session's first run, load the URL's scenario into the widgets' state."""
     if st.session_state.get(_URL_READ):
@@ -58,12 +66,23 @@ def _keep_state_across_pages() -> None:
             st.session_state[name] = st.session_state[name]
 
 
-def _engine_knobs(real: bool) -> None:
-    if real:
-        st.caption("MiniLM's sizes are fixed by its training:")
-        st.select_slider("d_model", [384], value=384, key="_real_d_model", disabled=True)
-        st.slider("Heads", 1, 12, value=12, key="_real_heads", disabled=True)
-        st.select_slider("d_head", [32], value=32, key="_real_d_head", disabled=True)
+def _fixed_knobs(d_model: int, heads: int, d_head: int, why: str) -> None:
+    """Show the engine knobs a source fixes, disabled, so nothing seems to vanish."""
+    st.caption(why)
+    st.select_slider("d_model", [d_model], value=d_model, key="_fixed_d_model", disabled=True)
+    st.slider("Heads", 1, max(heads, 2), value=heads, key="_fixed_heads", disabled=True)
+    st.select_slider("d_head", [d_head], value=d_head, key="_fixed_d_head", disabled=True)
+
+
+def _engine_knobs(source: str) -> None:
+    if source == "real":
+        _fixed_knobs(384, 12, 32, "MiniLM's sizes are fixed by its training:")
+        return
+    if source == "trained":
+        config = TrainingConfig()
+        d_head = config.d_model // config.n_heads
+        _fixed_knobs(config.d_model, config.n_heads, d_head, "Sizes of page 3's small model:")
+        st.number_input("Seed (training run)", 0, MAX_SEED, step=1, key="seed")
         return
     st.select_slider(
         "d_model (embedding width)",
@@ -110,10 +129,23 @@ def scenario_sidebar() -> tuple[Scenario, data.ScenarioRun]:
     _read_url_once()
     _keep_state_across_pages()
     with st.sidebar:
-        st.text_area("Sentence", key="text", max_chars=MAX_TEXT_CHARS, height=90)
-        st.radio("Points and weights", list(SOURCES), format_func=SOURCES.get, key="source")
-        real = st.session_state["source"] == "real"
-        if real:
+        source = st.session_state["source"]
+        st.text_area(
+            "Sentence",
+            key="text",
+            max_chars=MAX_TEXT_CHARS,
+            height=90,
+            disabled=source == "trained",
+            help="The trained source shows its own task's sequence instead.",
+        )
+        st.radio(
+            "Points and weights",
+            list(SOURCES),
+            format_func=SOURCES.get,
+            key="source",
+            on_change=_focus_last_token_when_trained,
+        )
+        if source == "real":
             st.slider(
                 "Layer",
                 1,
@@ -121,7 +153,7 @@ def scenario_sidebar() -> tuple[Scenario, data.ScenarioRun]:
                 key="layer",
                 help="Points = this layer's input; heads = its 12 trained heads.",
             )
-        _engine_knobs(real)
+        _engine_knobs(source)
         st.slider(
             "Temperature",
             *TEMPERATURE_RANGE,
@@ -131,12 +163,12 @@ def scenario_sidebar() -> tuple[Scenario, data.ScenarioRun]:
         )
         st.toggle("Causal mask (no looking ahead)", key="causal")
         scenario = Scenario(**{name: st.session_state[name] for name in FIELDS})
-        if note := scenario.d_head_note():
+        if source == "toy" and (note := scenario.d_head_note()):
             st.caption(note)
         result = data.run(scenario)
         n = len(result.tokens)
         if st.session_state["focus"] >= n:
-            st.session_state["focus"] = min(1, n - 1)
+            st.session_state["focus"] = n - 1
         st.selectbox(
             "Focus token (query)",
             range(n),
