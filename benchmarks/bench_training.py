@@ -18,6 +18,7 @@ from threadpoolctl import threadpool_limits
 from attention.experiments.training.model import TwoLookupModel
 from attention.experiments.training.train import (
     TrainingConfig,
+    build_model,
     compare_variants,
     seed_summary,
     train_variant,
@@ -105,15 +106,7 @@ def main() -> None:
     batch = config.task.sample(np.random.default_rng(0), config.batch_size)
     rows = []
     for variant in config.variants():
-        model = TwoLookupModel(
-            config.d_model,
-            variant.n_heads,
-            variant.d_head,
-            config.n_symbols,
-            config.hidden,
-            variant.sliced,
-            seed=0,
-        )
+        model = build_model(variant, config, seed=0)
 
         def numpy_step(model=model):
             forward = model.forward(batch.x)

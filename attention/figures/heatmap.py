@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention.figures.grid import figure, grid
-from attention.figures.palette import BLOCKED_COLOR, FONT_SIZE, WEIGHT_SCALE, head_color
+from attention.figures.palette import BLOCKED_COLOR, FONT_SIZE, WEIGHT_AXIS, head_color
 from attention.figures.text import unique_labels
 
 
@@ -108,12 +108,7 @@ def attention_grid(
         )
     rows = panels[-1].row + 1
     layout.update(
-        coloraxis={
-            "colorscale": WEIGHT_SCALE,
-            "cmin": 0.0,
-            "cmax": 1.0,
-            "colorbar": {"title": {"text": "weight"}, "thickness": 14},
-        },
+        coloraxis=WEIGHT_AXIS,
         plot_bgcolor=BLOCKED_COLOR if mask is not None and not mask.all() else "white",
         height=rows * panel_px + 120,
         margin={"l": 10, "r": 10, "t": 50, "b": 10},

@@ -17,7 +17,7 @@ from attention.experiments.slicing import own_slice_share, sliced, stacked
 from attention.experiments.training.train import Comparison
 from attention.experiments.two_targets import ONE_HEAD_FLOOR, TwoTargetResult
 from attention.figures.heatmap import attention_grid
-from attention.figures.palette import FONT_SIZE, WEIGHT_SCALE, head_color
+from attention.figures.palette import FONT_SIZE, WEIGHT_AXIS, head_color
 from attention.figures.text import unique_labels
 
 # Layouts and variants (not heads): Paul Tol's high-contrast set plus black, each with
@@ -397,12 +397,7 @@ def head_maps(comparison: Comparison) -> go.Figure:
     fig.update_yaxes(type="category")
     fig.update_xaxes(title_text="key token (A:s and B:s are the targets)", row=len(keys), col=1)
     fig.update_layout(
-        coloraxis={
-            "colorscale": WEIGHT_SCALE,
-            "cmin": 0,
-            "cmax": 1,
-            "colorbar": {"title": {"text": "weight"}, "thickness": 14},
-        },
+        coloraxis=WEIGHT_AXIS,
     )
     fig = _layout(fig, 130 + 45 * sum(len(m) + 1 for m in maps.values()))
     fig.update_layout(margin={"l": 110})

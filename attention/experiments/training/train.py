@@ -119,12 +119,9 @@ class Comparison:
 Progress = Callable[[Variant, int, np.ndarray], None]  # variant, steps done, losses so far
 
 
-def train_variant(
-    variant: Variant, config: TrainingConfig, seed: int = 0, progress: Progress | None = None
-) -> VariantResult:
-    """Train one layout with Adam on fresh batches from `seed`; evaluate on a held-out set."""
-    task = config.task
-    model = TwoLookupModel(
+def build_model(variant: Variant, config: TrainingConfig, seed: int = 0) -> TwoLookupModel:
+    """An untrained model of one layout, its weights drawn from `seed`."""
+    return TwoLookupModel(
         config.d_model,
         variant.n_heads,
         variant.d_head,
@@ -133,6 +130,14 @@ def train_variant(
         variant.sliced,
         seed,
     )
+
+
+def train_variant(
+    variant: Variant, config: TrainingConfig, seed: int = 0, progress: Progress | None = None
+) -> VariantResult:
+    """Train one layout with Adam on fresh batches from `seed`; evaluate on a held-out set."""
+    task = config.task
+    model = build_model(variant, config, seed)
     optimiser = Adam(model.parameters(), lr=config.lr, masks=model.masks())
     data = np.random.default_rng([seed, 2])
     losses, accuracy = np.empty(config.steps), np.empty(config.steps)
