@@ -3,7 +3,7 @@ Every page draws the shared sidebar itself (ui.sidebar.scenario_sidebar)."""
 
 import streamlit as st
 
-from attention.allocator import keep_freed_memory
+from attention.runtime import tune_process
 
 PAGES = [
     st.Page("pages/home.py", title="Start here", icon=":material/school:", default=True),
@@ -16,10 +16,10 @@ PAGES = [
 
 
 @st.cache_resource
-def _tune_allocator() -> bool:
-    return keep_freed_memory()
+def _tune_process() -> dict[str, bool]:
+    return tune_process()
 
 
 st.set_page_config(page_title="Head Spaces", page_icon=":material/scatter_plot:", layout="wide")
-_tune_allocator()
+_tune_process()
 st.navigation(PAGES).run()

@@ -86,3 +86,22 @@ def describe_head(
     if relative > BROAD_ABOVE:
         return "broad"
     return "mixed"
+
+
+def summarise_heads(
+    weights: np.ndarray, focus: int, allowed: np.ndarray | None = None, square: bool = True
+) -> dict[str, list]:
+    """Per head of (h, n_q, n_k) weights: mean entropy in bits, the largest weight,
+    the key the `focus` query attends to most, and the head's pattern in a word."""
+    weights = np.asarray(weights)
+    mask = None if allowed is None else np.broadcast_to(allowed, weights.shape)
+    return {
+        "entropy_bits": entropy_bits(weights).tolist(),
+        "max_weight": weights.max(axis=(-2, -1)).tolist(),
+        "focus_top_key": weights[:, focus].argmax(axis=-1).tolist(),
+        "focus_top_weight": weights[:, focus].max(axis=-1).tolist(),
+        "pattern": [
+            describe_head(weights[h], None if mask is None else mask[h], square)
+            for h in range(weights.shape[0])
+        ],
+    }

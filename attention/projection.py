@@ -2,9 +2,10 @@
 Procrustes alignment between panels.
 
 The joint layout follows AttentionViz (Yeh et al., 2023): translate the keys so their
-centroid meets the queries', and scale queries and keys to equal mean norm. Neither
+centroid meets the queries', and scale queries and keys to equal mean norm (measured
+from their centres, as the picture shows them). Neither
 changes any softmax — a shift of all keys adds the same amount to every score in a
-query's row, and q·a, k/a leave q·k alone — but both make "near" mean "attends".
+query's row, and q·f, k/f leave q·k alone — but both make "near" mean "attends".
 """
 
 from __future__ import annotations
@@ -15,6 +16,20 @@ import numpy as np
 from scipy.linalg import orthogonal_procrustes
 from scipy.stats import spearmanr
 from sklearn.decomposition import PCA
+
+
+@dataclass(frozen=True)
+class Plane:
+    """A fitted 2-D projection: subtract `mean`, multiply by `axes` (d, 2)."""
+
+    mean: np.ndarray
+    axes: np.ndarray
+    variance_kept: float  # fraction of the fitted points' variance on the two axes
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """Coordinates (n, 2) of points (n, d) in this plane; affine, so a weighted
+        average of points lands on the same weighted average of their coordinates."""
+        return (np.asarray(points, dtype=np.float64) - self.mean) @ self.axes
 
 
 @dataclass(frozen=True)
@@ -35,32 +50,37 @@ class JointLayout:
     score_distance_corr: float  # Spearman ρ between q·k (full d_head) and 2-D distance
 
 
-def pca_2d(points: np.ndarray) -> Layout2D:
-    """Project points onto their two main axes (scikit-learn PCA); fewer than two
-    samples or dimensions give zero columns rather than an error."""
+def fit_plane(points: np.ndarray) -> Plane:
+    """The plane of the points' two main axes (scikit-learn PCA). With fewer than two
+    samples or dimensions, or identical points, the missing axes are zero."""
     points = np.asarray(points, dtype=np.float64)
     n, d = points.shape
-    coords = np.zeros((n, 2))
+    axes = np.zeros((d, 2))
     components = min(2, n, d)
     if components == 0 or np.allclose(points, points[0]):
-        return Layout2D(coords, 1.0)
+        return Plane(points.mean(axis=0), axes, 1.0)
     pca = PCA(n_components=components, svd_solver="full").fit(points)
-    coords[:, :components] = pca.transform(points)
-    return Layout2D(coords, float(pca.explained_variance_ratio_.sum()))
+    axes[:, :components] = pca.components_.T
+    return Plane(pca.mean_, axes, float(pca.explained_variance_ratio_.sum()))
+
+
+def pca_2d(points: np.ndarray) -> Layout2D:
+    """Project points onto their own two main axes."""
+    plane = fit_plane(points)
+    return Layout2D(plane.project(points), plane.variance_kept)
 
 
 def equalise_queries_and_keys(q: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Move the keys' centroid onto the queries' and give both equal mean norm; every
-    query's softmax over the keys is unchanged."""
+    """Scale queries by f and keys by 1/f so that both clouds spread equally far from
+    their own centre (equal mean norm as the picture shows it), then move the keys'
+    centre onto the queries'. Every query's softmax over the keys is unchanged."""
     q = np.asarray(q, dtype=np.float64)
     k = np.asarray(k, dtype=np.float64)
-    k = k - k.mean(axis=0) + q.mean(axis=0)
-    q_norm = np.linalg.norm(q, axis=1).mean()
-    k_norm = np.linalg.norm(k, axis=1).mean()
-    if q_norm == 0 or k_norm == 0:
-        return q, k
-    factor = np.sqrt(k_norm / q_norm)
-    return q * factor, k / factor
+    q_spread = np.linalg.norm(q - q.mean(axis=0), axis=1).mean()
+    k_spread = np.linalg.norm(k - k.mean(axis=0), axis=1).mean()
+    f = np.sqrt(k_spread / q_spread) if q_spread > 0 and k_spread > 0 else 1.0
+    q, k = q * f, k / f
+    return q, k - k.mean(axis=0) + q.mean(axis=0)
 
 
 def joint_query_key_layout(q: np.ndarray, k: np.ndarray) -> JointLayout:
@@ -71,7 +91,7 @@ def joint_query_key_layout(q: np.ndarray, k: np.ndarray) -> JointLayout:
     q2, k2 = layout.coords[: len(q)], layout.coords[len(q) :]
     scores = np.asarray(q, dtype=np.float64) @ np.asarray(k, dtype=np.float64).T
     distances = np.linalg.norm(q2[:, None, :] - k2[None, :, :], axis=-1)
-    return JointLayout(q2, k2, layout.variance_kept, _rank_corr(scores, distances))
+    return JointLayout(q2, k2, layout.variance_kept, rank_correlation(scores, distances))
 
 
 def align_to(moving: np.ndarray, reference: np.ndarray) -> np.ndarray:
@@ -85,7 +105,9 @@ def align_to(moving: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return (moving - centre) @ rotation + centre
 
 
-def _rank_corr(a: np.ndarray, b: np.ndarray) -> float:
+def rank_correlation(a: np.ndarray, b: np.ndarray) -> float:
+    """Spearman's ρ between two equally long sets of numbers; NaN when either is
+    constant (no ordering to compare). Callers show NaN as "n/a"."""
     a, b = np.ravel(a), np.ravel(b)
     if a.size < 2 or np.ptp(a) == 0 or np.ptp(b) == 0:
         return float("nan")

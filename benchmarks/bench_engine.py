@@ -11,7 +11,7 @@ import functools
 import numpy as np
 
 from attention import MultiHeadAttention
-from attention.allocator import keep_freed_memory
+from attention.runtime import tune_process
 from benchmarks.common import THREADS, median_seconds, pin_threads, print_table
 
 SIZES = [  # (label, n tokens, d_model, heads)
@@ -84,7 +84,7 @@ def matmul_gflops(n: int = 1024) -> float:
 
 def main() -> None:
     pin_threads()
-    keep_freed_memory()  # for every library in the process alike
+    tune_process()  # for every library in the process alike
     peak = matmul_gflops()
     rows = []
     for label, n, d_model, heads in SIZES:

@@ -1,13 +1,193 @@
-"""Attention maps (placeholder until its issue lands)."""
+"""Attention maps: every head at a glance, one head large beside the mean of all heads,
+BertViz-style lines, and a few numbers per head that say what kind of head it is."""
 
+import pandas as pd
 import streamlit as st
 
+from attention.figures.heatmap import attention_grid
+from attention.figures.lines import attention_lines
+from attention.head_metrics import summarise_heads
+from ui import data
+from ui.charts import show_chart
+from ui.markdown import literal
 from ui.sidebar import scenario_sidebar
 
-scenario_sidebar()
+DEFAULT_SECOND_TEXT = "Die Katze saß auf der Matte, weil sie müde war."
+
+scenario, run = scenario_sidebar()
 st.title("Attention maps")
-st.info(
-    "Coming next: "
-    "All heads at a glance: small multiples, one head large, BertViz-style lines, "
-    "entropy and focus per head."
+
+kind = (
+    st.segmented_control(
+        "Attention: **self** (one sentence looks at itself) or **cross** (a second "
+        "sentence's queries look at this one)",
+        ["self", "cross"],
+        default="self",
+        key="maps_kind",
+        bind="query-params",
+    )
+    or "self"
+)
+if kind == "cross" and scenario.source == "trained":
+    st.info(
+        "Cross-attention needs a second sentence in the same space: the trained model only "
+        "knows its task's symbols. Showing self-attention; switch the source to toy or real "
+        "for cross-attention."
+    )
+    kind = "self"
+if kind == "cross":
+    second = st.text_input(
+        "Second sentence (it asks the queries)",
+        DEFAULT_SECOND_TEXT,
+        key="maps_second",
+        max_chars=2000,
+        bind="query-params",
+    )
+    if not second.strip():
+        st.info("The second sentence is empty: using the example until you type one.")
+        second = DEFAULT_SECOND_TEXT
+    cross = data.cross_run(scenario, second)
+    for notice in cross.notices:
+        st.info(notice)
+    q_tokens, k_tokens, trace = cross.query_tokens, cross.key_tokens, cross.trace
+    query_side, key_side = "query side: second sentence", "key side: the sentence"
+    st.caption(
+        "Rows are the second sentence's tokens asking; columns are the first sentence's "
+        "tokens answering. The map is rectangular: nothing ties a query to a key "
+        "position, so there is no diagonal. "
+        + (
+            "The causal mask is off here: it only makes sense within one sequence."
+            if scenario.causal
+            else ""
+        )
+    )
+else:
+    q_tokens = k_tokens = run.tokens
+    trace = run.trace
+    query_side, key_side = "query (row)", "key (column)"
+    if scenario.causal:
+        st.caption(
+            "Grey cells are blocked by the causal mask: a token may not look at tokens "
+            "after it, as in a decoder that has not produced them yet."
+        )
+
+n_heads = trace.weights.shape[0]
+focus = min(scenario.focus, len(q_tokens) - 1)
+columns = min(n_heads, 4 if n_heads <= 8 else 6)
+
+st.subheader("All heads")
+show_chart(
+    attention_grid(
+        trace.weights,
+        q_tokens,
+        k_tokens,
+        scores=trace.scores,
+        allowed=trace.mask,
+        columns=columns,
+        query_side=query_side,
+        key_side=key_side,
+        panel_px=280,
+    ),
+    key="grid_chart",
+)
+
+st.subheader("One head large, beside the mean of all heads")
+head = (
+    st.select_slider(
+        "Head to enlarge", range(1, n_heads + 1), key=f"maps_head_{n_heads}", bind="query-params"
+    )
+    - 1
+)
+big, mean = st.columns(2)
+with big:
+    show_chart(
+        attention_grid(
+            trace.weights[head : head + 1],
+            q_tokens,
+            k_tokens,
+            scores=trace.scores[head : head + 1],
+            allowed=trace.mask,
+            titles=[f"head {head + 1}"],
+            columns=1,
+            query_side=query_side,
+            key_side=key_side,
+            panel_px=520,
+        ),
+        key="big_chart",
+    )
+with mean:
+    show_chart(
+        attention_grid(
+            trace.weights.mean(axis=0, keepdims=True),
+            q_tokens,
+            k_tokens,
+            allowed=trace.mask,
+            titles=["mean of all heads"],
+            columns=1,
+            query_side=query_side,
+            key_side=key_side,
+            panel_px=520,
+            head_colors=False,
+        ),
+        key="mean_chart",
+    )
+
+st.subheader("Lines, as in BertViz")
+left, right = st.columns([1, 3])
+with left:
+    shown = st.pills(
+        "Heads drawn",
+        range(1, n_heads + 1),
+        selection_mode="multi",
+        default=list(range(1, min(n_heads, 4) + 1)),
+        key=f"maps_line_heads_{n_heads}",
+    )
+    only_focus = st.toggle(
+        f"Only the focus token ({literal(q_tokens[focus])})",
+        value=len(q_tokens) > 24,
+        key="maps_only_focus",
+    )
+    st.caption(
+        "One colour per head; a line's width and opacity are its weight "
+        "(lines under 0.02 are left out)."
+    )
+with right:
+    if shown:
+        show_chart(
+            attention_lines(
+                trace.weights,
+                q_tokens,
+                k_tokens,
+                [h - 1 for h in shown],
+                focus=focus if only_focus else None,
+                query_side=query_side.split(":")[0],
+                key_side=key_side.split(":")[0],
+            ),
+            key="lines_chart",
+        )
+    else:
+        st.info("Pick at least one head to draw its lines.")
+
+st.subheader("What kind of head is it?")
+summary = summarise_heads(trace.weights, focus, trace.mask, square=kind != "cross")
+table = pd.DataFrame(
+    {
+        "entropy (bits)": summary["entropy_bits"],
+        "largest weight": summary["max_weight"],
+        f"“{q_tokens[focus]}” looks most at": [
+            f"{k_tokens[j]} ({w:.2f})"
+            for j, w in zip(summary["focus_top_key"], summary["focus_top_weight"], strict=True)
+        ],
+        "pattern": summary["pattern"],
+    },
+    index=[f"head {h + 1}" for h in range(n_heads)],
+)
+st.dataframe(
+    table.style.format({"entropy (bits)": "{:.2f}", "largest weight": "{:.2f}"}), width="stretch"
+)
+st.caption(
+    "Entropy is 0 bits when every query looks at one key and log₂(number of keys) when "
+    "it spreads evenly. The pattern names a positional habit (self, previous token, next "
+    "token, first token) when it takes over half the weight, else says how spread the "
+    "head is (focused, mixed, broad)."
 )

@@ -1,13 +1,114 @@
-"""Head spaces (placeholder until its issue lands)."""
+"""Head spaces: the token points before and after each head's projection, where each
+head's queries meet its keys, what each head hands back, and the heatmaps beside them."""
 
+import pandas as pd
 import streamlit as st
 
+from attention.figures.head_spaces import (
+    before_figure,
+    head_space_figure,
+    motion_figure,
+    values_figure,
+)
+from attention.figures.heatmap import attention_grid
+from attention.head_spaces import neighbours
+from ui import data
+from ui.charts import show_chart
+from ui.markdown import literal
 from ui.sidebar import scenario_sidebar
 
-scenario_sidebar()
+
+def _focus_from_click() -> None:
+    """A click on a token in the "before" chart makes it the focus token."""
+    event = st.session_state.get("before_chart")
+    points = event.selection.points if event else []
+    if points and points[0].get("curve_number") == 0:
+        st.session_state["focus"] = int(points[0]["point_index"])
+
+
+scenario, run = scenario_sidebar()
+tokens, trace, focus = run.tokens, run.trace, scenario.focus
+spaces = data.spaces(scenario)
+n_heads = run.mha.n_heads
+columns = 2 if n_heads <= 4 else 3 if n_heads <= 9 else 4
+
 st.title("Head spaces")
-st.info(
-    "Coming next: "
-    "The token points before and after each head's projection, with the attention "
-    "heatmaps beside them."
+st.markdown(
+    f"Every head gets the same **{len(tokens)}** token vectors (width {run.x.shape[1]}) and "
+    f"moves them with its own $W_Q, W_K$ into a space of **{run.mha.d_head}** dimensions. "
+    "A query attends to the keys it lands near: "
+    "$\\text{score} = q\\cdot k/\\sqrt{d_{head}}$."
+)
+
+left, right = st.columns(2)
+with left:
+    show_chart(
+        before_figure(spaces.before, tokens, focus),
+        key="before_chart",
+        on_select=_focus_from_click,
+        selection_mode="points",
+    )
+    st.caption("Click a token to focus on it (or pick it in the sidebar).")
+with right:
+    show_chart(motion_figure(spaces, tokens), key="motion_chart")
+    st.caption("Press ▶ Play: the tokens split into a query (●) and a key (◇) in every head.")
+
+st.subheader("After: each head's queries and keys, with where it looks")
+st.markdown(
+    "Keys are shifted to the queries' centre and both scaled to equal size before the "
+    "2-D PCA — neither changes any attention weight. Each title says how faithful the "
+    "picture is: the **variance kept** by two axes, and **ρ**, the rank correlation "
+    "between the true score q·k and the 2-D distance (−1 = nearer always means higher score)."
+)
+pictures, maps = st.columns([3, 2])
+with pictures:
+    show_chart(
+        head_space_figure(spaces, tokens, trace.weights, focus, columns=columns),
+        key="head_space_chart",
+    )
+with maps:
+    show_chart(
+        attention_grid(
+            trace.weights,
+            tokens,
+            scores=trace.scores,
+            allowed=trace.mask,
+            columns=columns,
+            panel_px=300,
+        ),
+        key="heatmap_chart",
+    )
+
+st.subheader(f"The heads' answers for “{literal(tokens[focus])}”")
+st.markdown(
+    "Each head returns the attention-weighted average of its **values**: "
+    "$\\text{out} = \\sum_j w_j v_j$. The star is that average; since the picture is a "
+    "linear projection, it sits exactly at the same weighted average of the drawn values."
+)
+show_chart(values_figure(spaces, tokens, trace.weights, focus, columns=4), key="values_chart")
+
+st.subheader("Distances really change — measured in full dimensions")
+near = neighbours(run.x, trace, focus)
+rows = min(8, len(tokens))
+table = {
+    "original space (cosine)": [
+        f"{tokens[j]} ({near.original_cosine[j]:+.2f})" for j in near.original_order[:rows]
+    ]
+}
+for h in range(n_heads):
+    table[f"head {h + 1} (score)"] = [
+        f"{tokens[j]} ({near.head_scores[h, j]:+.2f})" for j in near.head_orders[h, :rows]
+    ]
+st.dataframe(pd.DataFrame(table, index=range(1, rows + 1)), width="stretch")
+corr = pd.DataFrame(
+    {"rank correlation with the original order": near.rank_corr},
+    index=[f"head {h + 1}" for h in range(n_heads)],
+)
+st.dataframe(corr.style.format("{:+.2f}", na_rep="n/a"), width="content")
+st.caption(
+    f"Left: the tokens nearest to “{literal(tokens[focus])}” by cosine in all {run.x.shape[1]} "
+    f"dimensions. Then, per head, the keys its query scores highest in all "
+    f"{run.mha.d_head} dimensions. A rank correlation near 1 means the head keeps the "
+    "original neighbourhood; near 0 or below, the head has reordered it — not an "
+    "artefact of any 2-D drawing."
 )

@@ -75,17 +75,21 @@ def start_app(port: int, timeout: float = 60.0, script: Path = ROOT / "app.py") 
     raise RuntimeError(f"streamlit did not answer {url} within {timeout} s")
 
 
-def wait_until_drawn(page, timeout_ms: int = 60_000) -> None:
-    """Wait for the script to finish, skeletons to go, and every Plotly chart to render."""
+def wait_until_drawn(page, timeout_ms: int = 60_000, min_charts: int = 0) -> None:
+    """Wait for the script to finish, skeletons to go, at least `min_charts` charts to
+    exist (a fresh server's first load reruns once through app.py, so "finished" alone
+    can come early) and every Plotly chart to render."""
     page.wait_for_selector(READY, timeout=timeout_ms)
     page.wait_for_function(
-        """() => {
+        """(minCharts) => {
             const app = document.querySelector('[data-testid="stApp"]');
             if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
             if (document.querySelector('[data-testid="stSkeleton"]')) return false;
             const charts = document.querySelectorAll('[data-testid="stPlotlyChart"]');
+            if (charts.length < minCharts) return false;
             return Array.from(charts).every(c => c.querySelector('.main-svg'));
         }""",
+        arg=min_charts,
         timeout=timeout_ms,
     )
 

@@ -4,9 +4,9 @@ scenario, and the shared sidebar keeps the scenario in the URL."""
 from __future__ import annotations
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from tests.browser import ROOT
+from attention.experiments.training.train import TrainingConfig
+from tests.apptest import chart, open_page, traces
 
 PAGES = [
     "pages/home.py",
@@ -18,31 +18,23 @@ PAGES = [
 ]
 
 
-def open_app(**query: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    return at.run()
-
-
 @pytest.mark.parametrize("path", PAGES)
 def test_every_page_opens_without_exception(path):
-    at = open_app()
-    at.switch_page(path).run()
+    at = open_page(path)
     assert not at.exception, at.exception
     assert at.title, "each page has a title"
     assert at.sidebar.text_area(key="text").value
 
 
 def test_changed_knobs_go_into_the_url_and_defaults_stay_out():
-    at = open_app()
+    at = open_page()
     assert "heads" not in at.query_params
     at.sidebar.slider(key="heads").set_value(8).run()
     assert at.query_params["heads"] == ["8"] or at.query_params["heads"] == "8"
 
 
 def test_url_scenario_is_loaded_into_the_widgets():
-    at = open_app(heads="2", d_model="16", seed="7", causal="1", text="one two three")
+    at = open_page(None, heads="2", d_model="16", seed="7", causal="1", text="one two three")
     assert not at.exception
     assert at.sidebar.slider(key="heads").value == 2
     assert at.sidebar.select_slider(key="d_model").value == 16
@@ -55,14 +47,79 @@ def test_url_scenario_is_loaded_into_the_widgets():
     ("name", "junk"), [("heads", "99"), ("d_model", "65"), ("temp", "nan"), ("source", "x")]
 )
 def test_junk_url_values_become_defaults_with_a_notice(name, junk):
-    at = open_app(**{name: junk})
+    at = open_page(**{name: junk})
     assert not at.exception
     notices = " ".join(i.value for i in at.info)
     assert f"{name}='{junk}'" in notices and "using the default" in notices
 
 
 def test_empty_sentence_falls_back_to_the_default_with_a_message():
-    at = open_app()
+    at = open_page()
     at.sidebar.text_area(key="text").input("   ").run()
     assert not at.exception
     assert any("empty" in i.value for i in at.info)
+
+
+ODD_TEXTS = [
+    "😀 emoji 🚀 everywhere 👩‍🔬",
+    "Café naïve façade — déjà vu",
+    "مرحبا بالعالم hello שלום",
+    "zero\u200bwidth\u200cjoin\u200dand\u2060word",
+    "<b>bold</b> <script>alert(1)</script> [link](http://x) $x^2$ **strong**",
+    "a",
+    "…",
+]
+
+
+@pytest.mark.parametrize("text", ODD_TEXTS)
+@pytest.mark.parametrize("path", ["pages/head_spaces.py", "pages/attention_maps.py"])
+def test_odd_sentences_give_a_picture_not_an_exception(path, text):
+    at = open_page(path, text=text)
+    assert not at.exception, at.exception
+    assert at.get("plotly_chart"), "every odd sentence still gets its charts"
+    for block in at.markdown:
+        assert "<script>" not in block.value and "<b>" not in block.value
+
+
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        {"d_model": "2", "heads": "16"},
+        {"d_model": "2", "heads": "1", "full": "1"},
+        {"d_model": "384", "heads": "16", "full": "1"},
+        {"d_model": "12", "heads": "5", "d_head": "12"},
+        {"d_model": "8", "heads": "3", "temp": "0.1", "causal": "1"},
+        {"d_model": "16", "heads": "2", "temp": "5.0", "positions": "0"},
+    ],
+)
+@pytest.mark.parametrize("path", ["pages/head_spaces.py", "pages/attention_maps.py"])
+def test_extreme_knob_combinations_draw(path, knobs):
+    at = open_page(path, **knobs)
+    assert not at.exception, at.exception
+    assert len(at.get("plotly_chart")) >= 4
+    assert not any("nan" in c.value.lower() for c in at.caption)
+
+
+def test_long_text_is_cut_to_64_tokens_with_a_notice():
+    at = open_page("pages/attention_maps.py", text=" ".join(f"w{i}" for i in range(100)))
+    assert not at.exception
+    assert any("at most 64 tokens" in i.value and "has 100" in i.value for i in at.info)
+
+
+def test_trained_source_shows_page_3s_heads_focused_on_the_question_mark():
+    config = TrainingConfig()
+    at = open_page("pages/head_spaces.py")
+    at.sidebar.radio(key="source").set_value("trained").run()
+    assert not at.exception
+    assert at.sidebar.selectbox(key="focus").value == config.seq_len  # the last token, "?"
+    assert at.sidebar.text_area(key="text").disabled
+    assert any("Trained source" in i.value for i in at.info)
+    assert len(traces(chart(at, "heatmap_chart"), "heatmap")) == config.n_heads
+
+
+def test_cross_attention_is_refused_with_a_message_for_the_trained_source():
+    at = open_page("pages/attention_maps.py", source="trained")
+    at.segmented_control(key="maps_kind").set_value("cross").run()
+    assert not at.exception
+    assert any("Cross-attention needs a second sentence" in i.value for i in at.info)
+    assert len(traces(chart(at, "grid_chart"), "heatmap")) == TrainingConfig().n_heads

@@ -12,7 +12,10 @@ import numpy as np
 import streamlit as st
 
 from attention import AttentionTrace, MultiHeadAttention
+from attention.experiments.training.train import TrainingConfig, trained_heads
+from attention.head_spaces import HeadSpaces, head_spaces
 from attention.toy import toy_inputs
+from ui import why_heads
 from ui.scenario import DEFAULT_TEXT, Scenario
 
 
@@ -53,9 +56,29 @@ def run_toy(
     return ScenarioRun(inputs.tokens, inputs.x, mha, trace, notices)
 
 
+TRAINED_NOTICE = (
+    "Trained source: the four heads of page 3's small model (variant b, d_model 32), "
+    "trained with the sidebar's seed on the two-lookup task, shown on one example "
+    "sequence. Only the last token “?” asks anything in that task, so read its row; "
+    "the other rows were never trained."
+)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def run_trained(seed: int, temp: float, causal: bool) -> ScenarioRun:
+    """The small model trained on page 3 (variant b: h heads of d_model/h)."""
+    comparison = why_heads.train(TrainingConfig(), seed)
+    mha, tokens, x = trained_heads(comparison, "split")
+    trace = mha(x, causal=causal, temperature=temp)
+    return ScenarioRun(tokens, x, mha, trace, (TRAINED_NOTICE,))
+
+
 def run(scenario: Scenario) -> ScenarioRun:
     """Compute (or fetch from cache) the scenario; empty text falls back to the default
     sentence with a notice."""
+    if scenario.source == "trained":
+        with st.spinner("Training page 3's small model for this seed (a few seconds, once)…"):
+            return run_trained(scenario.seed, scenario.temp, scenario.causal)
     text = scenario.text if scenario.text.strip() else DEFAULT_TEXT
     result = run_toy(
         text,
@@ -73,3 +96,33 @@ def run(scenario: Scenario) -> ScenarioRun:
             result.tokens, result.x, result.mha, result.trace, (notice, *result.notices)
         )
     return result
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def spaces(scenario: Scenario) -> HeadSpaces:
+    """Every head's 2-D pictures for the scenario (independent of the focus token)."""
+    result = run(scenario)
+    return head_spaces(result.x, result.trace)
+
+
+@dataclass(frozen=True)
+class CrossRun:
+    """Cross-attention: queries from a second text, keys and values from the scenario's."""
+
+    query_tokens: list[str]
+    key_tokens: list[str]
+    trace: AttentionTrace
+    notices: tuple[str, ...]
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def cross_run(scenario: Scenario, query_text: str) -> CrossRun:
+    """Queries from `query_text` (embedded like the scenario's own tokens) attend over
+    the scenario's sentence with the scenario's heads."""
+    keys = run(scenario)
+    queries = toy_inputs(
+        query_text, scenario.d_model, seed=scenario.seed, positions=scenario.positions
+    )
+    trace = keys.mha(queries.x, context=keys.x, temperature=scenario.temp)
+    notices = (queries.notice,) if queries.notice else ()
+    return CrossRun(queries.tokens, keys.tokens, trace, notices)

@@ -15,8 +15,13 @@ MAX_TEXT_CHARS = 5000
 D_MODEL_CHOICES = (2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384)
 MAX_HEADS = 16
 MAX_SEED = 99_999
+MAX_FOCUS = 511  # a focus past the last token falls back to the last token
 TEMPERATURE_RANGE = (0.1, 5.0)
-SOURCES = {"toy": "Toy: random weights", "real": "Real: a MiniLM layer"}
+SOURCES = {
+    "toy": "Toy: random weights",
+    "real": "Real: a MiniLM layer",
+    "trained": "Trained: the small model of page 3",
+}
 REAL_LAYERS = 6  # all-MiniLM-L6-v2; the page confirms against the loaded config
 
 
@@ -115,7 +120,7 @@ PARSERS: dict[str, Callable[[str], object]] = {
     "causal": _bool,
     "positions": _bool,
     "layer": _int_in(1, REAL_LAYERS),
-    "focus": _int_in(0, 511),
+    "focus": _int_in(0, MAX_FOCUS),
 }
 ALLOWED = {
     "text": f"non-empty text of up to {MAX_TEXT_CHARS} characters",
@@ -129,7 +134,7 @@ ALLOWED = {
     "causal": "0 or 1",
     "positions": "0 or 1",
     "layer": f"a whole number from 1 to {REAL_LAYERS}",
-    "focus": "a token position from 0 to 511",
+    "focus": f"a token position from 0 to {MAX_FOCUS}",
 }
 
 

@@ -7,10 +7,13 @@ from __future__ import annotations
 import dataclasses
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
+from attention.experiments.training.train import TrainingConfig
 from ui import data
 from ui.scenario import (
     D_MODEL_CHOICES,
+    MAX_FOCUS,
     MAX_HEADS,
     MAX_SEED,
     MAX_TEXT_CHARS,
@@ -25,6 +28,24 @@ from ui.scenario import (
 FIELDS = [f.name for f in dataclasses.fields(Scenario)]
 _URL_READ = "_scenario_url_read"
 _NOTICES = "_scenario_notices"
+
+
+def _run_through_app_entry() -> None:
+    """Make sure app.py (navigation, wide layout, theme) runs around this page.
+
+    While no session has called st.navigation yet, Streamlit treats a `pages/` folder
+    the legacy way: a first request for /head_spaces on a fresh server would run the
+    page file alone. Leaving that mode and rerunning sends the request through app.py.
+    """
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+def _focus_last_token_when_trained() -> None:
+    """The trained model only ever answers at its last token: focus there."""
+    if st.session_state["source"] == "trained":
+        st.session_state["focus"] = MAX_FOCUS
 
 
 def _read_url_once() -> None:
@@ -45,12 +66,23 @@ def _keep_state_across_pages() -> None:
             st.session_state[name] = st.session_state[name]
 
 
-def _engine_knobs(real: bool) -> None:
-    if real:
-        st.caption("MiniLM's sizes are fixed by its training:")
-        st.select_slider("d_model", [384], value=384, key="_real_d_model", disabled=True)
-        st.slider("Heads", 1, 12, value=12, key="_real_heads", disabled=True)
-        st.select_slider("d_head", [32], value=32, key="_real_d_head", disabled=True)
+def _fixed_knobs(d_model: int, heads: int, d_head: int, why: str) -> None:
+    """Show the engine knobs a source fixes, disabled, so nothing seems to vanish."""
+    st.caption(why)
+    st.select_slider("d_model", [d_model], value=d_model, key="_fixed_d_model", disabled=True)
+    st.slider("Heads", 1, max(heads, 2), value=heads, key="_fixed_heads", disabled=True)
+    st.select_slider("d_head", [d_head], value=d_head, key="_fixed_d_head", disabled=True)
+
+
+def _engine_knobs(source: str) -> None:
+    if source == "real":
+        _fixed_knobs(384, 12, 32, "MiniLM's sizes are fixed by its training:")
+        return
+    if source == "trained":
+        config = TrainingConfig()
+        d_head = config.d_model // config.n_heads
+        _fixed_knobs(config.d_model, config.n_heads, d_head, "Sizes of page 3's small model:")
+        st.number_input("Seed (training run)", 0, MAX_SEED, step=1, key="seed")
         return
     st.select_slider(
         "d_model (embedding width)",
@@ -79,15 +111,41 @@ def _engine_knobs(real: bool) -> None:
     )
 
 
+def _write_url(scenario: Scenario) -> None:
+    """Put the scenario's non-default values in the URL, leaving other parameters (page
+    widgets bound to the URL) alone."""
+    query = to_query(scenario)
+    for name in FIELDS:
+        if name in query:
+            if st.query_params.get(name) != query[name]:
+                st.query_params[name] = query[name]
+        elif name in st.query_params:
+            del st.query_params[name]
+
+
 def scenario_sidebar() -> tuple[Scenario, data.ScenarioRun]:
     """Draw the sidebar, sync the URL, and return the scenario and its computed run."""
+    _run_through_app_entry()
     _read_url_once()
     _keep_state_across_pages()
     with st.sidebar:
-        st.text_area("Sentence", key="text", max_chars=MAX_TEXT_CHARS, height=90)
-        st.radio("Points and weights", list(SOURCES), format_func=SOURCES.get, key="source")
-        real = st.session_state["source"] == "real"
-        if real:
+        source = st.session_state["source"]
+        st.text_area(
+            "Sentence",
+            key="text",
+            max_chars=MAX_TEXT_CHARS,
+            height=90,
+            disabled=source == "trained",
+            help="The trained source shows its own task's sequence instead.",
+        )
+        st.radio(
+            "Points and weights",
+            list(SOURCES),
+            format_func=SOURCES.get,
+            key="source",
+            on_change=_focus_last_token_when_trained,
+        )
+        if source == "real":
             st.slider(
                 "Layer",
                 1,
@@ -95,7 +153,7 @@ def scenario_sidebar() -> tuple[Scenario, data.ScenarioRun]:
                 key="layer",
                 help="Points = this layer's input; heads = its 12 trained heads.",
             )
-        _engine_knobs(real)
+        _engine_knobs(source)
         st.slider(
             "Temperature",
             *TEMPERATURE_RANGE,
@@ -105,12 +163,12 @@ def scenario_sidebar() -> tuple[Scenario, data.ScenarioRun]:
         )
         st.toggle("Causal mask (no looking ahead)", key="causal")
         scenario = Scenario(**{name: st.session_state[name] for name in FIELDS})
-        if note := scenario.d_head_note():
+        if source == "toy" and (note := scenario.d_head_note()):
             st.caption(note)
         result = data.run(scenario)
         n = len(result.tokens)
         if st.session_state["focus"] >= n:
-            st.session_state["focus"] = min(1, n - 1)
+            st.session_state["focus"] = n - 1
         st.selectbox(
             "Focus token (query)",
             range(n),
@@ -119,7 +177,7 @@ def scenario_sidebar() -> tuple[Scenario, data.ScenarioRun]:
         )
         scenario = dataclasses.replace(scenario, focus=st.session_state["focus"])
         st.caption("The address bar holds this whole view: copy it to share or bookmark.")
-    st.query_params.from_dict(to_query(scenario))
+    _write_url(scenario)
     for notice in (*st.session_state.pop(_NOTICES, []), *result.notices):
         st.info(notice)
     return scenario, result

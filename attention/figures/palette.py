@@ -31,6 +31,13 @@ FOCUS_COLOR = "#000000"
 BLOCKED_COLOR = "#BDBDBD"  # cells a mask forbids
 WEIGHT_SCALE = [[0.0, "#FFFFFF"], [0.15, "#DCEAF7"], [0.5, "#6BAED6"], [1.0, "#08306B"]]
 FONT_SIZE = 16  # base font of every figure: readable when projected
+# The one colour axis every attention map shares: weights from 0 to 1.
+WEIGHT_AXIS = {
+    "colorscale": WEIGHT_SCALE,
+    "cmin": 0.0,
+    "cmax": 1.0,
+    "colorbar": {"title": {"text": "weight"}, "thickness": 14},
+}
 
 
 def head_color(head: int) -> str:

@@ -1,0 +1,98 @@
+"""Where each head moves the tokens: the numbers behind the "Head spaces" page.
+
+For the points x (n, d_model) and one forward pass: the "before" picture (PCA of x),
+each head's queries and keys in one joint 2-D layout (see attention.projection),
+rotated onto the "before" picture so panels are comparable, each head's values with
+every query's head output (the weighted sum of values), and — in full dimensions, with
+no 2-D picture involved — how each head reorders a token's neighbours.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from attention.engine import AttentionTrace
+from attention.projection import (
+    Layout2D,
+    align_to,
+    fit_plane,
+    joint_query_key_layout,
+    pca_2d,
+    rank_correlation,
+)
+
+
+@dataclass(frozen=True)
+class HeadSpace:
+    """One head's 2-D pictures and how faithful they are."""
+
+    queries: np.ndarray  # (n, 2), aligned to the "before" layout
+    keys: np.ndarray  # (n, 2)
+    variance_kept: float  # of the joint query/key PCA
+    score_distance_corr: float  # Spearman ρ(q·k, 2-D distance); -1 is a perfect picture
+    values: np.ndarray  # (n, 2) PCA of this head's values, aligned to "before"
+    outputs: np.ndarray  # (n, 2) each query's head output in the values' plane
+    value_variance_kept: float
+
+
+@dataclass(frozen=True)
+class HeadSpaces:
+    before: Layout2D
+    heads: list[HeadSpace]
+
+
+def head_spaces(x: np.ndarray, trace: AttentionTrace) -> HeadSpaces:
+    """All pictures for one unbatched self-attention pass over x (n, d_model)."""
+    before = pca_2d(x)
+    reference = np.vstack([before.coords, before.coords])
+    heads = []
+    for h in range(trace.q.shape[0]):
+        joint = joint_query_key_layout(trace.q[h], trace.k[h])
+        n = len(joint.queries)
+        both = align_to(np.vstack([joint.queries, joint.keys]), reference)
+        plane = fit_plane(trace.v[h])
+        values = plane.project(trace.v[h])
+        outputs = plane.project(trace.heads[h])
+        rotated = align_to(np.vstack([values, outputs]), reference)
+        heads.append(
+            HeadSpace(
+                queries=both[:n],
+                keys=both[n:],
+                variance_kept=joint.variance_kept,
+                score_distance_corr=joint.score_distance_corr,
+                values=rotated[:n],
+                outputs=rotated[n:],
+                value_variance_kept=plane.variance_kept,
+            )
+        )
+    return HeadSpaces(before, heads)
+
+
+@dataclass(frozen=True)
+class Neighbours:
+    """For one focus token: its nearest tokens in the original space and the keys each
+    head scores highest, all in full dimensions, with how much each head reorders them."""
+
+    original_order: np.ndarray  # token indices, most cosine-similar first
+    original_cosine: np.ndarray  # (n,) cosine of each token to the focus token
+    head_orders: np.ndarray  # (heads, n) key indices, highest score first
+    head_scores: np.ndarray  # (heads, n) the focus query's raw scores
+    rank_corr: np.ndarray  # (heads,) Spearman ρ between cosine and each head's scores
+
+
+def neighbours(x: np.ndarray, trace: AttentionTrace, focus: int) -> Neighbours:
+    """Rank the tokens around `focus` in the original space and in every head."""
+    x = np.asarray(x, dtype=np.float64)
+    norms = np.linalg.norm(x, axis=1)
+    cosine = x @ x[focus] / np.maximum(norms * norms[focus], 1e-300)
+    scores = np.asarray(trace.scores[:, focus, :], dtype=np.float64)
+    corr = np.array([rank_correlation(cosine, row) for row in scores])
+    return Neighbours(
+        original_order=np.argsort(-cosine, kind="stable"),
+        original_cosine=cosine,
+        head_orders=np.argsort(-scores, axis=1, kind="stable"),
+        head_scores=scores,
+        rank_corr=corr,
+    )

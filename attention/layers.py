@@ -1,0 +1,122 @@
+"""The two layers a transformer block wraps around attention: LayerNorm and the
+position-wise feed-forward network. Each returns its intermediates so they can be drawn."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import erf
+
+from attention.validation import check_finite_array, check_positive_float, check_positive_int
+
+ACTIVATIONS = ("gelu", "relu")
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """Exact GELU, x·Φ(x) with Φ the standard normal CDF (not the tanh approximation)."""
+    return 0.5 * x * (1.0 + erf(x * math.sqrt(0.5)))
+
+
+def relu(x: np.ndarray) -> np.ndarray:
+    """max(x, 0)."""
+    return np.maximum(x, 0)
+
+
+@dataclass(frozen=True)
+class LayerNormTrace:
+    """LayerNorm's steps for (..., n, d) input: per-token mean and spread, then rescaled."""
+
+    mean: np.ndarray  # (..., n, 1)
+    std: np.ndarray  # (..., n, 1): sqrt(variance + eps)
+    normalised: np.ndarray  # (..., n, d): (x - mean) / std
+    output: np.ndarray  # (..., n, d): gain * normalised + bias
+
+
+class LayerNorm:
+    """Normalise each token's vector to mean 0 and variance 1 over its d features, then
+    scale by `gain` and shift by `bias` (learned in a real model; 1 and 0 here)."""
+
+    def __init__(self, d_model: int, eps: float = 1e-5, dtype: type = np.float32) -> None:
+        self.d_model = check_positive_int("d_model", d_model)
+        self.eps = check_positive_float("eps", eps)
+        self.gain = np.ones(self.d_model, dtype=dtype)
+        self.bias = np.zeros(self.d_model, dtype=dtype)
+
+    def __call__(self, x: np.ndarray) -> LayerNormTrace:
+        x = _as_tokens("x", x, self.d_model, self.gain.dtype)
+        mean = x.mean(axis=-1, keepdims=True)
+        centred = x - mean
+        std = np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + self.eps)
+        normalised = centred / std
+        return LayerNormTrace(mean, std, normalised, normalised * self.gain + self.bias)
+
+    def __repr__(self) -> str:
+        return f"LayerNorm(d_model={self.d_model}, eps={self.eps})"
+
+
+@dataclass(frozen=True)
+class FeedForwardTrace:
+    """The feed-forward network's steps for (..., n, d_model) input."""
+
+    pre_activation: np.ndarray  # (..., n, d_ff): x W_1 + b_1
+    hidden: np.ndarray  # (..., n, d_ff): activation(pre_activation)
+    output: np.ndarray  # (..., n, d_model): hidden W_2 + b_2
+
+
+class FeedForward:
+    """Position-wise feed-forward network d_model → d_ff → d_model: every token goes
+    through the same two linear maps with GELU or ReLU between them, independently.
+
+    Weights and biases are drawn like `nn.Linear` (uniform ±1/√fan_in) from `seed`,
+    in float64 first so one seed gives the same network in float32 and float64.
+    """
+
+    def __init__(
+        self,
+        d_model: int,
+        d_ff: int | None = None,
+        activation: str = "gelu",
+        seed: int | None = 0,
+        bias: bool = True,
+        dtype: type = np.float32,
+    ) -> None:
+        self.d_model = check_positive_int("d_model", d_model)
+        self.d_ff = 4 * self.d_model if d_ff is None else check_positive_int("d_ff", d_ff)
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"activation must be one of {ACTIVATIONS}; got {activation!r}.")
+        self.activation = activation
+        rng = np.random.default_rng(seed)
+        limit_1, limit_2 = 1 / np.sqrt(self.d_model), 1 / np.sqrt(self.d_ff)
+        w_1 = rng.uniform(-limit_1, limit_1, size=(self.d_model, self.d_ff))
+        b_1 = rng.uniform(-limit_1, limit_1, size=self.d_ff)
+        w_2 = rng.uniform(-limit_2, limit_2, size=(self.d_ff, self.d_model))
+        b_2 = rng.uniform(-limit_2, limit_2, size=self.d_model)
+        if not bias:
+            b_1[:] = 0.0
+            b_2[:] = 0.0
+        self.w_1, self.b_1 = w_1.astype(dtype), b_1.astype(dtype)
+        self.w_2, self.b_2 = w_2.astype(dtype), b_2.astype(dtype)
+
+    def __call__(self, x: np.ndarray) -> FeedForwardTrace:
+        x = _as_tokens("x", x, self.d_model, self.w_1.dtype)
+        pre_activation = x @ self.w_1 + self.b_1
+        hidden = gelu(pre_activation) if self.activation == "gelu" else relu(pre_activation)
+        return FeedForwardTrace(pre_activation, hidden, hidden @ self.w_2 + self.b_2)
+
+    def __repr__(self) -> str:
+        return (
+            f"FeedForward(d_model={self.d_model}, d_ff={self.d_ff}, activation={self.activation!r})"
+        )
+
+
+def _as_tokens(name: str, x: np.ndarray, d_model: int, dtype: np.dtype) -> np.ndarray:
+    """Check that x is finite with shape (..., n_tokens, d_model); cast to the layer's dtype."""
+    x = np.asarray(x, dtype=dtype)
+    if x.ndim < 2 or x.shape[-1] != d_model:
+        raise ValueError(
+            f"{name} must have shape (..., n_tokens, d_model={d_model}); got shape {x.shape}."
+        )
+    check_finite_array(name, x)
+    return x

@@ -1,0 +1,47 @@
+"""Helpers for AppTest: open the app (optionally with URL parameters) on a page, and
+read a Plotly chart's figure JSON by the chart's key."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from tests.browser import ROOT
+
+
+def open_page(path: str | None = None, **query: str) -> AppTest:
+    """Run app.py with `query` in the URL, then switch to `path` (e.g. "pages/x.py")."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    if path:
+        at.switch_page(path).run()
+    return at
+
+
+def chart(at: AppTest, key: str) -> dict:
+    """The figure (data and layout) of the plotly chart drawn with `key`."""
+    for element in at.get("plotly_chart"):
+        if element.proto.id.endswith(f"-{key}"):
+            return json.loads(element.proto.spec)
+    keys = [e.proto.id.rsplit("-", 1)[-1] for e in at.get("plotly_chart")]
+    raise KeyError(f"no chart with key {key!r}; charts on the page: {keys}")
+
+
+def traces(figure: dict, kind: str) -> list[dict]:
+    """The figure's traces of one type ("heatmap", "scatter", ...)."""
+    return [t for t in figure["data"] if t.get("type", "scatter") == kind]
+
+
+def array(value: object) -> np.ndarray:
+    """A figure array as NumPy: Plotly 6+ ships NumPy data as base64 typed arrays
+    ({"dtype", "bdata", "shape"}); plain lists (None = gap) become floats."""
+    if isinstance(value, dict) and "bdata" in value:
+        data = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        shape = value.get("shape")
+        return data.reshape([int(s) for s in str(shape).split(",")]) if shape else data
+    return np.array(value, dtype=float)

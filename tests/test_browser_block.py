@@ -1,0 +1,87 @@
+"""The block page in headless Chromium: every chart drawn at the default scenario and at
+16 heads × 64 tokens, a bad translation sentence shows a message, and markup typed
+into it stays text. Screenshots go to artifacts/screenshots/ to look at."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import screenshot, wait_until_drawn
+
+pytestmark = pytest.mark.browser
+
+TALL = {"width": 1600, "height": 7600}
+CHARTS = 9
+
+
+def _wait_for_charts(page, count: int, timeout_ms: int = 60_000) -> None:
+    """Wait until `count` charts are drawn: on a fresh server the first run of a page
+    reruns itself through app.py, and a finished-looking empty page can slip through."""
+    page.wait_for_function(
+        f"document.querySelectorAll('[data-testid=\"stPlotlyChart\"]').length === {count}",
+        timeout=timeout_ms,
+    )
+    wait_until_drawn(page, timeout_ms)
+
+
+def test_default_view(app_url, page):
+    page.set_viewport_size(TALL)
+    page.goto(f"{app_url}/block")
+    _wait_for_charts(page, CHARTS)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.locator('[data-testid="stMetric"]').count() == 4
+    screenshot(page, "block_default")
+
+
+def test_sixteen_heads_and_sixty_four_tokens(app_url, page):
+    page.set_viewport_size(TALL)
+    words = "%20".join(f"w{i}" for i in range(64))
+    page.goto(f"{app_url}/block?heads=16&d_model=384&text={words}")
+    _wait_for_charts(page, CHARTS, timeout_ms=120_000)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    screenshot(page, "block_16_heads_64_tokens")
+
+
+def test_unknown_words_and_markup_get_a_plain_message(app_url, page):
+    page.set_viewport_size(TALL)
+    page.goto(f"{app_url}/block")
+    _wait_for_charts(page, CHARTS)
+    box = page.get_by_label("English (source)")
+    box.fill("you are <b>sleepy</b> <img src=x onerror=window.__pwned=1>")
+    box.press("Enter")
+    page.wait_for_selector('[data-testid="stAlertContentError"]', timeout=30_000)
+    wait_until_drawn(page)
+    error = page.locator('[data-testid="stAlertContentError"]')
+    assert "English vocabulary" in error.inner_text()
+    assert "sleepy" in error.inner_text()
+    assert error.locator("b, img").count() == 0
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.locator('[data-testid="stPlotlyChart"]').count() == CHARTS - 4
+    screenshot(page, "block_unknown_word")
+
+
+def test_depth_slider_and_example_rerun_their_own_section(app_url, page):
+    page.set_viewport_size(TALL)
+    page.goto(f"{app_url}/block")
+    _wait_for_charts(page, CHARTS)
+    thumb = page.get_by_role("slider", name="Depth for the picture below")
+    thumb.focus()
+    thumb.press("ArrowRight")
+    page.wait_for_function(
+        "Array.from(document.querySelectorAll('.gtitle'))"
+        ".some(t => t.textContent.includes('after 7 layers'))",
+        timeout=30_000,
+    )
+    assert "block_depth=7" in page.url  # the view can be shared as a link
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Example").click()
+    page.get_by_role("option", name="you are tired → Sie sind müde (polite)").click()
+    page.wait_for_function(
+        """() => Array.from(document.querySelectorAll('input'))
+                 .some(i => i.value === 'Sie sind müde')""",
+        timeout=30_000,
+    )
+    _wait_for_charts(page, CHARTS)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert "block_target=Sie" in page.url
+    screenshot(page, "block_sie_sind_muede")

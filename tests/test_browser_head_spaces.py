@@ -1,0 +1,88 @@
+"""The head-spaces and attention-maps pages in headless Chromium: screenshots at the
+default and at 8 heads, the animation plays in the browser, a click picks the focus."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import screenshot, wait_until_drawn
+
+pytestmark = pytest.mark.browser
+
+POINT_ON_SCREEN = """([chartIndex, point]) => {
+    const gd = document.querySelectorAll('.js-plotly-plot')[chartIndex];
+    const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+    const trace = gd._fullData[0];
+    const rect = gd.getBoundingClientRect();
+    return [rect.left + xa._offset + xa.d2p(trace.x[point]),
+            rect.top + ya._offset + ya.d2p(trace.y[point])];
+}"""
+
+
+@pytest.mark.parametrize("heads", [4, 8])
+@pytest.mark.parametrize("name", ["head_spaces", "attention_maps"])
+def test_screenshots_at_default_and_eight_heads(app_url, page, name, heads):
+    page.set_viewport_size({"width": 1600, "height": 2600})
+    page.goto(f"{app_url}/{name}?heads={heads}" if heads != 4 else f"{app_url}/{name}")
+    wait_until_drawn(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    charts = page.locator('[data-testid="stPlotlyChart"]').count()
+    assert charts >= 4
+    screenshot(page, f"{name}_{heads}_heads")
+
+
+def test_animation_plays_in_the_browser(app_url, page):
+    page.goto(f"{app_url}/head_spaces")
+    wait_until_drawn(page, min_charts=5)
+    motion = page.locator(".js-plotly-plot").nth(1)
+    label = motion.locator(".slider-label").first
+    assert "before" in label.text_content()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    motion.locator(".updatemenu-button", has_text="Play").click()
+    page.wait_for_function(
+        """() => {
+            const t = document.querySelectorAll('.js-plotly-plot')[1]
+                .querySelector('.slider-label').textContent;
+            return t.includes('head 2');
+        }""",
+        timeout=15_000,
+    )
+    assert not [u for u in requests if "/_stcore/" in u]  # no server round trip
+    screenshot(page, "head_spaces_motion_playing")
+
+
+def test_clicking_a_token_makes_it_the_focus(app_url, page):
+    page.goto(f"{app_url}/head_spaces")
+    wait_until_drawn(page, min_charts=5)
+    focus_box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"] input')
+    assert focus_box.input_value() == "1 · cat"
+    x, y = page.evaluate(POINT_ON_SCREEN, [0, 5])
+    page.mouse.click(x, y)
+    page.wait_for_function(
+        """() => document.querySelector(
+            '[data-testid="stSidebar"] [data-testid="stSelectbox"] input'
+        ).value === '5 · mat'""",
+        timeout=20_000,
+    )
+    wait_until_drawn(page)
+    assert "focus=5" in page.url
+
+
+def test_a_shared_link_reopens_the_same_view(app_url, page):
+    """Scenario knobs and the page's own controls both live in the URL."""
+    page.goto(
+        f"{app_url}/attention_maps?heads=2&maps_kind=cross&maps_second=Du%20bist%20m%C3%BCde"
+        "&maps_head_2=2"
+    )
+    wait_until_drawn(page, min_charts=4)
+    grid = page.evaluate(
+        """() => { const gd = document.querySelectorAll('.js-plotly-plot')[0];
+                   return [gd.data.length, gd.data[0].y.length, gd.data[0].x.length]; }"""
+    )
+    assert grid == [2, 3, 11]  # two heads, 3 German queries × 11 English keys
+    big = page.evaluate(
+        "() => document.querySelectorAll('.js-plotly-plot')[1].layout.annotations[0].text"
+    )
+    assert big == "head 2"
+    assert "maps_kind=cross" in page.url and "heads=2" in page.url

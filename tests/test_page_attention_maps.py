@@ -1,0 +1,107 @@
+"""The attention-maps page through AppTest, read back from the figures and the table."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attention.toy import toy_inputs
+from tests.apptest import array, chart, open_page, traces
+
+PAGE = "pages/attention_maps.py"
+SENTENCE = "The cat sat on the mat because it was tired."
+
+
+def _maps(at, key: str) -> list[np.ndarray]:
+    return [array(t["z"]) for t in traces(chart(at, key), "heatmap")]
+
+
+def test_grid_holds_every_head_with_rows_summing_to_one():
+    at = open_page(PAGE, heads="8")
+    assert not at.exception
+    n = len(toy_inputs(SENTENCE, 64).tokens)
+    maps = _maps(at, "grid_chart")
+    assert len(maps) == 8 and all(m.shape == (n, n) for m in maps)
+    for m in maps:
+        np.testing.assert_allclose(m.sum(axis=1), 1.0, atol=1e-4)
+
+
+def test_enlarged_head_and_mean_match_the_grid():
+    at = open_page(PAGE)
+    grid = _maps(at, "grid_chart")
+    np.testing.assert_allclose(_maps(at, "big_chart")[0], grid[0], atol=1e-9)
+    np.testing.assert_allclose(_maps(at, "mean_chart")[0], np.mean(grid, axis=0), atol=1e-4)
+    at.select_slider(key="maps_head_4").set_value(3).run()
+    np.testing.assert_allclose(_maps(at, "big_chart")[0], grid[2], atol=1e-9)
+
+
+def test_causal_cells_are_blocked():
+    at = open_page(PAGE, causal="1")
+    for m in _maps(at, "grid_chart"):
+        assert np.isnan(m[np.triu_indices_from(m, k=1)]).all()
+        assert not np.isnan(m[np.tril_indices_from(m)]).any()
+    assert any("causal mask" in c.value for c in at.caption)
+
+
+def test_cross_attention_maps_are_rectangular_and_labelled():
+    at = open_page(PAGE)
+    at.segmented_control(key="maps_kind").set_value("cross").run()
+    at.text_input(key="maps_second").input("Du bist müde").run()
+    assert not at.exception
+    n_k = len(toy_inputs(SENTENCE, 64).tokens)
+    fig = chart(at, "grid_chart")
+    for m in _maps(at, "grid_chart"):
+        assert m.shape == (3, n_k)
+        np.testing.assert_allclose(m.sum(axis=1), 1.0, atol=1e-4)
+    titles = {
+        ax.get("title", {}).get("text")
+        for name, ax in fig["layout"].items()
+        if name.startswith(("xaxis", "yaxis"))
+    }
+    assert "query side: second sentence" in titles and "key side: the sentence" in titles
+
+
+def test_lines_follow_the_chosen_heads_and_the_focus_switch():
+    at = open_page(PAGE)
+    names = {t["name"] for t in chart(at, "lines_chart")["data"] if t.get("mode") == "lines"}
+    assert names == {"head 1", "head 2", "head 3", "head 4"}
+    at.pills(key="maps_line_heads_4").set_value([2]).run()
+    lines = [t for t in chart(at, "lines_chart")["data"] if t.get("mode") == "lines"]
+    assert {t["name"] for t in lines} == {"head 2"}
+    segments_all = sum(np.isnan(array(t["x"])).sum() for t in lines)
+    at.toggle(key="maps_only_focus").set_value(True).run()
+    lines = [t for t in chart(at, "lines_chart")["data"] if t.get("mode") == "lines"]
+    segments_focus = sum(np.isnan(array(t["x"])).sum() for t in lines)
+    assert 0 < segments_focus <= len(toy_inputs(SENTENCE, 64).tokens) < segments_all
+
+
+def test_table_entropy_matches_the_drawn_weights():
+    at = open_page(PAGE)
+    table = at.dataframe[0].value
+    for h, m in enumerate(_maps(at, "grid_chart")):
+        p = np.clip(m, 1e-300, 1)
+        entropy = -(m * np.log2(p)).sum(axis=1).mean()
+        assert abs(table["entropy (bits)"].iloc[h] - entropy) < 1e-3
+        assert abs(table["largest weight"].iloc[h] - m.max()) < 1e-4
+    assert set(table["pattern"]) <= {
+        "self",
+        "previous token",
+        "next token",
+        "first token",
+        "focused",
+        "broad",
+        "mixed",
+    }
+
+
+def test_a_head_built_to_look_back_is_called_previous_token():
+    from attention.head_metrics import describe_head
+
+    n = 6
+    prev = np.eye(n, k=-1)
+    prev[0, 0] = 1.0
+    assert describe_head(prev) == "previous token"
+    assert describe_head(np.eye(n)) == "self"
+    assert describe_head(np.full((n, n), 1 / n)) == "broad"
+    first = np.zeros((n, n))
+    first[:, 0] = 1
+    assert describe_head(first) == "first token"

@@ -1,0 +1,218 @@
+"""The block page through AppTest: the numbers in the figure JSON against the engine and
+against independent computations, the knobs, and bad translation input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention import MultiHeadAttention
+from attention.toy import toy_inputs
+from tests.apptest import array, chart, open_page, traces
+
+PAGE = "pages/block.py"
+SENTENCE = "The cat sat on the mat because it was tired."
+CHARTS = [
+    "block_concat",
+    "block_norms",
+    "block_hidden",
+    "block_collapse",
+    "block_collapse_pca",
+    "block_encoder",
+    "block_decoder",
+    "block_cross",
+    "block_joint",
+]
+
+
+@pytest.fixture(scope="module")
+def default_page():
+    at = open_page(PAGE, seed="3", d_model="16", heads="2")
+    assert not at.exception, at.exception
+    return at
+
+
+def _engine(d_model=16, heads=2, seed=3):
+    x = toy_inputs(SENTENCE, d_model, seed=seed).x
+    return x, MultiHeadAttention(d_model, heads, seed=seed, dtype=np.float64)(x)
+
+
+def test_every_chart_is_drawn(default_page):
+    for key in CHARTS:
+        assert chart(default_page, key)["data"], key
+    assert not default_page.error
+
+
+def test_concatenated_heads_and_update_are_the_engines(default_page):
+    _, expected = _engine()
+    concat, update = (array(t["z"]) for t in traces(chart(default_page, "block_concat"), "heatmap"))
+    np.testing.assert_allclose(concat, expected.concat, atol=1e-4)
+    np.testing.assert_allclose(update, expected.output, atol=1e-4)
+    shapes = chart(default_page, "block_concat")["layout"]["shapes"]
+    bands = [s for s in shapes if s["yref"] == "paper"]
+    assert [b["x0"] for b in bands] == [-0.5, 7.5]  # one band per head of 8 columns
+
+
+def test_stream_and_update_norms(default_page):
+    x, expected = _engine()
+    bars = traces(chart(default_page, "block_norms"), "bar")
+    assert len(bars) == 4  # (stream, update) × (attention, feed-forward)
+    np.testing.assert_allclose(array(bars[0]["y"]), np.linalg.norm(x, axis=1), atol=1e-4)
+    np.testing.assert_allclose(
+        array(bars[1]["y"]), np.linalg.norm(expected.output, axis=1), atol=1e-4
+    )
+    # post-LN (the default): the feed-forward reads a LayerNorm output, of length √d
+    np.testing.assert_allclose(array(bars[2]["y"]), np.sqrt(16), atol=1e-3)
+
+
+def test_relu_hidden_units_are_never_negative():
+    at = open_page(PAGE, d_model="16", heads="2")
+    at.radio(key="block_act").set_value("ReLU").run()
+    assert not at.exception
+    fig = chart(at, "block_hidden")
+    hidden = array(traces(fig, "heatmap")[0]["z"])
+    assert hidden.shape == (len(toy_inputs(SENTENCE, 16).tokens), 64)  # d_ff = 4 · d_model
+    assert (hidden >= 0).all() and (hidden == 0).any()
+    share = round(100 * float((hidden > 0).mean()))
+    assert f"{share} % of them > 0" in fig["layout"]["title"]["text"]
+
+
+def test_rank_collapse_curves_and_metrics(default_page):
+    curves = traces(chart(default_page, "block_collapse"), "scatter")
+    assert len(curves) == 4
+    by_name = {c["name"]: array(c["customdata"]) for c in curves}
+    for name, y in by_name.items():
+        assert y.shape == (25,) and y[0] > 0.5
+        if "no residual" in name:
+            assert y[8] < 1e-12, name
+        else:
+            assert y[24] > 0.05, name  # pre-LN, the default stack
+    metrics = {m.label: m.value for m in default_page.metric}
+    for name, y in by_name.items():
+        assert metrics[name] == f"{y[6]:.1e}"  # the slider's default depth
+
+
+def test_depth_slider_moves_the_pca_and_the_metrics():
+    at = open_page(PAGE, d_model="16", heads="2")
+    at.slider(key="block_depth").set_value(12).run()
+    assert not at.exception
+    fig = chart(at, "block_collapse_pca")
+    assert "12 layers" in fig["layout"]["title"]["text"]
+    panels = traces(fig, "scatter")
+    for panel in panels:
+        xy = np.abs(np.stack([array(panel["x"]), array(panel["y"])]))
+        if "no residual" in panel["name"]:
+            assert xy.max() < 1e-6, panel["name"]  # collapsed onto one point
+        else:
+            assert xy.max() > 0.05, panel["name"]
+    curves = {
+        c["name"]: array(c["customdata"]) for c in traces(chart(at, "block_collapse"), "scatter")
+    }
+    assert {m.label: m.value for m in at.metric} == {n: f"{y[12]:.1e}" for n, y in curves.items()}
+
+
+def test_stack_without_layer_norm_changes_the_curves(default_page):
+    at = open_page(PAGE, seed="3", d_model="16", heads="2")
+    before = {c["name"]: array(c["y"]) for c in traces(chart(at, "block_collapse"), "scatter")}
+    at.radio(key="block_stack_norm").set_value("no LN").run()
+    after = {c["name"]: array(c["y"]) for c in traces(chart(at, "block_collapse"), "scatter")}
+    name = "attention, residual"
+    assert not np.allclose(before[name], after[name])
+    assert after[name][24] < before[name][24]  # no LayerNorm: the stream's mean grows
+
+
+def _maps(at, key: str) -> list[np.ndarray]:
+    return [array(t["z"]) for t in traces(chart(at, key), "heatmap")]
+
+
+def test_translation_maps_at_the_default_example(default_page):
+    encoder, decoder, cross = (
+        _maps(default_page, k) for k in ("block_encoder", "block_decoder", "block_cross")
+    )
+    assert [m.shape for m in encoder] == [(3, 3)] * 4
+    assert [m.shape for m in decoder] == [(4, 4)] * 4
+    assert [m.shape for m in cross] == [(4, 3)] * 4  # <s> du bist müde × you are tired
+    for m in decoder:
+        assert np.isnan(m[np.triu_indices(4, k=1)]).all()  # the future is blocked
+    formality = decoder[1]
+    assert (formality[1:, 1] > 0.99).all()  # du, bist, müde all look at du
+    np.testing.assert_allclose(cross[3], 1 / 3, atol=1e-4)  # nothing marked in "you"
+    y_labels = traces(chart(default_page, "block_cross"), "heatmap")[0]["y"]
+    assert list(y_labels) == ["&lt;s&gt;", "du", "bist", "müde"]
+
+
+def test_choosing_an_example_fills_both_sentences():
+    at = open_page(PAGE, d_model="16", heads="2")
+    at.selectbox(key="block_example").select("you are tired → Sie sind müde (polite)").run()
+    assert not at.exception
+    assert at.text_input(key="block_target").value == "Sie sind müde"
+    decoder = _maps(at, "block_decoder")
+    assert list(traces(chart(at, "block_decoder"), "heatmap")[0]["y"])[1] == "Sie"
+    assert (decoder[1][1:, 1] > 0.99).all()
+
+
+def test_joint_layout_follows_the_chosen_cross_head():
+    at = open_page(PAGE, d_model="16", heads="2")
+    at.selectbox(key="block_cross_head").select(2).run()
+    fig = chart(at, "block_joint")
+    assert fig["layout"]["title"]["text"].startswith("3. position")
+    points = [t for t in fig["data"] if t.get("mode") == "markers+text"]
+    assert [p["name"] for p in points] == ["query (decoder)", "key (encoder)"]
+    assert len(array(points[0]["x"])) == 4 and len(array(points[1]["x"])) == 3
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "pieces"),
+    [
+        ("block_source", "you are sleepy", ["“sleepy”", "English vocabulary"]),
+        ("block_source", "du bist müde", ["German, the other side"]),
+        ("block_target", "   ", ["German sentence is empty"]),
+        ("block_target", "<b>du</b> bist [müde](http://x.y)", ["b&gt;du&lt;/b"]),
+    ],
+)
+def test_bad_sentences_get_a_message_and_no_maps(field, text, pieces):
+    at = open_page(PAGE, d_model="16", heads="2")
+    at.text_input(key=field).input(text).run()
+    assert not at.exception
+    assert len(at.error) == 1
+    message = at.error[0].value
+    for piece in pieces:
+        assert piece in message
+    assert "<b>" not in message and "](" not in message
+    keys = [e.proto.id.rsplit("-", 1)[-1] for e in at.get("plotly_chart")]
+    assert "block_cross" not in keys and "block_collapse" in keys
+
+
+def test_large_scenario_runs():
+    words = " ".join(f"w{i}" for i in range(64))
+    at = open_page(PAGE, d_model="384", heads="16", causal="1", text=words)
+    assert not at.exception
+    concat = array(traces(chart(at, "block_concat"), "heatmap")[0]["z"])
+    assert concat.shape == (64, 384)
+
+
+def test_a_link_reopens_the_same_view():
+    at = open_page(
+        PAGE,
+        d_model="16",
+        heads="2",
+        block_depth="9",
+        block_stack_norm="no LN",
+        block_act="ReLU",
+        block_target="ihr seid müde",
+    )
+    assert not at.exception
+    assert at.slider(key="block_depth").value == 9
+    assert at.radio(key="block_stack_norm").value == "no LN"
+    assert "9 layers" in chart(at, "block_collapse_pca")["layout"]["title"]["text"]
+    assert chart(at, "block_hidden")["layout"]["title"]["text"].startswith("RELU")
+    assert list(traces(chart(at, "block_decoder"), "heatmap")[0]["y"])[1] == "ihr"
+
+
+def test_text_quotes_the_residual_runs_value_at_depth_24(default_page):
+    curves = {
+        c["name"]: array(c["customdata"])
+        for c in traces(chart(default_page, "block_collapse"), "scatter")
+    }
+    text = " ".join(m.value for m in default_page.markdown)
+    assert f"still **{curves['attention, residual'][24]:.1e}**" in text

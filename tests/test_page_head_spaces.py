@@ -1,0 +1,101 @@
+"""The head-spaces page through AppTest: every knob changes what the figures hold, and
+the numbers in the figure JSON are the engine's numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention import MultiHeadAttention
+from attention.toy import toy_inputs
+from tests.apptest import array, chart, open_page, traces
+
+PAGE = "pages/head_spaces.py"
+SENTENCE = "The cat sat on the mat because it was tired."
+
+
+def _heatmaps(at) -> list[np.ndarray]:
+    return [array(t["z"]) for t in traces(chart(at, "heatmap_chart"), "heatmap")]
+
+
+@pytest.mark.parametrize("heads", [1, 4, 8])
+def test_one_panel_and_one_heatmap_per_head(heads):
+    at = open_page(PAGE, heads=str(heads))
+    assert not at.exception
+    n = len(toy_inputs(SENTENCE, 64).tokens)
+    maps = _heatmaps(at)
+    assert len(maps) == heads
+    assert all(m.shape == (n, n) for m in maps)
+    keys = [t for t in chart(at, "head_space_chart")["data"] if t.get("name") == "keys"]
+    assert len(keys) == heads
+    frames = chart(at, "motion_chart")["frames"]
+    assert [f["name"] for f in frames] == ["before"] + [f"head {h + 1}" for h in range(heads)]
+
+
+def test_heatmap_rows_sum_to_one_and_match_the_engine():
+    at = open_page(PAGE, heads="2", d_model="16", seed="3", temp="0.5")
+    inputs = toy_inputs(SENTENCE, 16, seed=3)
+    expected = MultiHeadAttention(16, 2, seed=3, dtype=np.float64)(inputs.x, temperature=0.5)
+    for h, z in enumerate(_heatmaps(at)):
+        np.testing.assert_allclose(z.sum(axis=1), 1.0, atol=1e-4)
+        np.testing.assert_allclose(z, expected.weights[h], atol=1e-5)
+
+
+def test_causal_mask_blocks_the_upper_triangle_in_the_figure():
+    at = open_page(PAGE, causal="1")
+    for z in _heatmaps(at):
+        above = np.triu(np.ones_like(z, dtype=bool), k=1)
+        assert np.isnan(z[above]).all()  # drawn as gaps on the grey "blocked" background
+        np.testing.assert_allclose(np.nansum(z, axis=1), 1.0, atol=1e-4)
+    assert chart(at, "heatmap_chart")["layout"]["plot_bgcolor"] == "#BDBDBD"
+
+
+def test_star_is_the_weighted_sum_of_the_drawn_values():
+    at = open_page(PAGE, focus="2")
+    values_fig = chart(at, "values_chart")
+    values = [t for t in values_fig["data"] if t.get("name") == "values"]
+    stars = [t for t in values_fig["data"] if str(t.get("name", "")).startswith("head output")]
+    assert len(values) == len(stars) == 4
+    for h, (v, star) in enumerate(zip(values, stars, strict=True)):
+        w = array(v["customdata"])  # each value's weight from the focus query
+        xy = np.column_stack([array(v["x"]), array(v["y"])])
+        star_xy = [array(star["x"])[0], array(star["y"])[0]]
+        np.testing.assert_allclose(star_xy, w @ xy, atol=1e-3)
+        heat = _heatmaps(at)[h]
+        np.testing.assert_allclose(w, heat[2], atol=1e-4)
+
+
+def test_the_focus_token_changes_the_lines():
+    def focus_lines(focus: str):
+        fig = chart(open_page(PAGE, focus=focus), "head_space_chart")
+        lines = [t for t in fig["data"] if t.get("mode") == "lines" and t["name"] == "head 1"]
+        return np.concatenate([array(t["x"]) for t in lines])
+
+    a, b = focus_lines("1"), focus_lines("5")
+    assert a.size and b.size and not np.array_equal(np.sort(a), np.sort(b), equal_nan=True)
+
+
+def test_focus_picker_in_the_sidebar_moves_the_focus_query():
+    at = open_page(PAGE)
+    before = chart(at, "head_space_chart")
+    at.sidebar.selectbox(key="focus").select(6).run()
+    after = chart(at, "head_space_chart")
+    pick = lambda fig: next(t for t in fig["data"] if t.get("name") == "focus query")  # noqa: E731
+    assert pick(before)["text"] != pick(after)["text"]
+    assert at.query_params["focus"] in ("6", ["6"])
+
+
+def test_markup_in_the_sentence_is_escaped_in_every_label():
+    at = open_page(PAGE, text="<b>bold</b> and <script>x</script>")
+    assert not at.exception
+    fig = chart(at, "before_chart")
+    labels = fig["data"][0]["hovertext"]
+    assert "&lt;" in labels and not any("<b>" in s or "<script>" in s for s in labels)
+
+
+def test_full_size_heads_and_odd_split_are_explained():
+    at = open_page(PAGE, heads="5")
+    captions = " ".join(c.value for c in at.sidebar.caption)
+    assert "64 / 5 heads is not a whole number" in captions and "d_head = 12" in captions
+    at = open_page(PAGE, full="1", heads="2")
+    assert "**64** dimensions" in at.markdown[0].value
