@@ -114,10 +114,8 @@ def main() -> None:
         proc, base = served()
         try:
             warm = browser.new_page()
-            warm.goto(base)  # the root first: it puts the server in st.navigation mode
-            wait_until_drawn(warm, timeout_ms=180_000)
             warm.goto(f"{base}/real_model")  # loads the model once, as any first visitor
-            wait_until_drawn(warm, timeout_ms=180_000)
+            wait_until_drawn(warm, timeout_ms=180_000, min_charts=CHARTS_ON_PAGE)
             warm.close()
             for n in TOKEN_COUNTS:
                 times = []

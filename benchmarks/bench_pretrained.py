@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from attention.allocator import keep_freed_memory
 from attention.pretrained import PretrainedModel, load_pretrained
 from attention.pretrained.gelu import gelu_
 from attention.pretrained.vocabulary import VocabularyEmbeddings
+from attention.runtime import tune_process
 from benchmarks.common import THREADS, median_seconds, pin_threads, print_table
 
 TOKEN_COUNTS = (128, 512)
@@ -94,7 +94,7 @@ def gelu_seconds(model: PretrainedModel, n_tokens: int) -> float:
 
 def main() -> None:
     pin_threads()
-    keep_freed_memory()  # for every library in the process alike
+    tune_process()  # for every library in the process alike
     load = median_seconds(load_pretrained, repeats=5, warmup=1)
     model = load_pretrained()
     vocabulary_fit = median_seconds(lambda: VocabularyEmbeddings(model), repeats=5, warmup=1)

@@ -75,10 +75,18 @@ else:
 
 st.header(f"All {cfg.layers * cfg.heads} heads at once")
 pick_role, pick_layer, pick_head = st.columns([2, 1, 1])
-role = pick_role.selectbox("Colour the grid by a role", [NO_ROLE, *ROLES, ENTROPY], key="real_role")
-st.session_state.setdefault("real_layer", min(scenario.layer, cfg.layers))
-layer = pick_layer.selectbox("Open layer", range(1, cfg.layers + 1), key="real_layer")
-head = pick_head.selectbox("Open head", range(1, cfg.heads + 1), key="real_head")
+role = pick_role.selectbox(
+    "Colour the grid by a role",
+    [NO_ROLE, *ROLES, ENTROPY],
+    key="real_role",
+    bind="query-params",
+)
+layer = pick_layer.selectbox(
+    "Open layer", range(1, cfg.layers + 1), key="real_layer", bind="query-params"
+)
+head = pick_head.selectbox(
+    "Open head", range(1, cfg.heads + 1), key="real_head", bind="query-params"
+)
 role_values = None if role == NO_ROLE else roles[role]
 st.plotly_chart(
     head_grid_figure(
@@ -114,6 +122,7 @@ weights = trace.attentions[layer - 1, head - 1]
 stretch = facts.toggle(
     "Stretch the colours to this head's largest weight",
     key="real_stretch",
+    bind="query-params",
     help="Long texts spread attention thin: on the shared 0–1 scale most cells look white.",
 )
 big.plotly_chart(

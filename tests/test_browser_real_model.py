@@ -13,13 +13,9 @@ pytestmark = pytest.mark.browser
 
 
 def open_real_model(page, app_url: str, text: str | None = None) -> None:
-    # Open the app's root first: on a fresh server, a deep link that arrives before any
-    # run of app.py is served by Streamlit's legacy pages/ mode (no st.navigation).
-    page.goto(app_url)
-    wait_until_drawn(page)
     query = "" if text is None else f"?text={quote(text)}"
     page.goto(f"{app_url}/real_model{query}")
-    wait_until_drawn(page, timeout_ms=120_000)
+    wait_until_drawn(page, timeout_ms=120_000, min_charts=3)
     assert page.locator('[data-testid="stException"]').count() == 0
 
 
@@ -43,8 +39,9 @@ def test_real_model_page_role_view(app_url, page):
     open_real_model(page, app_url)
     page.locator('[data-testid="stSelectbox"]').filter(has_text="Colour the grid").click()
     page.get_by_role("option", name="[SEP]").click()
-    wait_until_drawn(page, timeout_ms=120_000)
+    wait_until_drawn(page, timeout_ms=120_000, min_charts=3)
     assert page.locator('[data-testid="stException"]').count() == 0
+    assert "real_role=%5BSEP%5D" in page.url  # the view can be shared as a link
     grid = page.locator('[data-testid="stPlotlyChart"]').first
     grid.screenshot(path=str(SCREENSHOTS / "real_model_grid_role_sep.png"))
 
@@ -57,7 +54,7 @@ def test_real_model_page_with_512_tokens(app_url, page):
         page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot .plot-container').count() == 3
     )
     page.get_by_text("Stretch the colours to this head's largest weight").click()
-    wait_until_drawn(page, timeout_ms=120_000)
+    wait_until_drawn(page, timeout_ms=120_000, min_charts=3)
     charts = page.locator('[data-testid="stPlotlyChart"]')
     for index, name in enumerate(["grid", "head_stretched", "paths"]):
         charts.nth(index).screenshot(path=str(SCREENSHOTS / f"real_model_512_{name}.png"))
@@ -71,5 +68,5 @@ def test_clicking_a_table_row_opens_that_head(app_url, page):
     row_px = 35  # the data grid's header and row height
     page.mouse.click(box["x"] + 18, box["y"] + 3.5 * row_px)  # row 3's checkbox: layer 1 head 3
     page.locator("h2", has_text="Layer 1 · head 3 up close").wait_for(timeout=60_000)
-    wait_until_drawn(page, timeout_ms=120_000)
+    wait_until_drawn(page, timeout_ms=120_000, min_charts=3)
     assert page.locator('[data-testid="stException"]').count() == 0

@@ -100,6 +100,13 @@ def test_stretch_runs_the_large_map_colours_to_the_head_maximum(reference):
     assert large["layout"]["coloraxis"]["cmax"] == pytest.approx(expected, abs=1e-4)
 
 
+def test_the_view_is_in_the_url(reference):
+    at = open_page(real_layer="2", real_head="7", real_role="itself")
+    large = figure_by_traces(at, "heatmap", count=1)
+    np.testing.assert_allclose(z_of(large["data"][0]), reference["attentions"][1, 6], atol=1e-4)
+    assert figure_by_traces(at, "heatmap", count=72)["layout"]["coloraxis2"]
+
+
 def test_role_view_annotates_every_head_with_its_score(reference):
     at = open_page()
     at.selectbox(key="real_role").select("[SEP]").run()
