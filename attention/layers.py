@@ -7,16 +7,55 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import erf
+from scipy.special import erf as scipy_erf
 
-from attention.validation import check_finite_array, check_positive_float, check_positive_int
+from attention.validation import (
+    check_finite_array,
+    check_positive_float,
+    check_positive_int,
+    check_shape,
+)
 
 ACTIVATIONS = ("gelu", "relu")
 
 
+# Abramowitz & Stegun 7.1.26: erf(a) ≈ 1 − t·P(t)·exp(−a²), t = 1/(1 + p·a), |error| < 1.5e-7.
+_AS_P = 0.3275911
+_AS_COEFFICIENTS = (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)
+
+
+def erf(x: np.ndarray) -> np.ndarray:
+    """The error function, as PyTorch's CPU kernels compute it: float32 arrays by A&S
+    7.1.26 (vectorised; error under float32's resolution, 25× faster here than SciPy's
+    element-by-element erf), everything else by scipy.special.erf to full precision."""
+    x = np.asarray(x)
+    if x.dtype != np.float32:
+        return scipy_erf(x)
+    a = np.abs(x)
+    t = a * np.float32(_AS_P)
+    t += 1
+    np.reciprocal(t, out=t)
+    poly = np.full_like(t, _AS_COEFFICIENTS[0])
+    for coefficient in _AS_COEFFICIENTS[1:]:
+        poly *= t
+        poly += np.float32(coefficient)
+    poly *= t
+    np.square(a, out=a)
+    np.negative(a, out=a)
+    np.exp(a, out=a)
+    poly *= a
+    np.subtract(1, poly, out=poly)
+    return np.copysign(poly, x, out=poly)
+
+
 def gelu(x: np.ndarray) -> np.ndarray:
-    """Exact GELU, x·Φ(x) with Φ the standard normal CDF (not the tanh approximation)."""
-    return 0.5 * x * (1.0 + erf(x * math.sqrt(0.5)))
+    """Exact GELU, x·Φ(x) = x·(1 + erf(x/√2))/2 (not the tanh approximation)."""
+    x = np.asarray(x)
+    out = erf(x * x.dtype.type(math.sqrt(0.5)))
+    out += 1
+    out *= x
+    out *= x.dtype.type(0.5)
+    return out
 
 
 def relu(x: np.ndarray) -> np.ndarray:
@@ -51,6 +90,15 @@ class LayerNorm:
         std = np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + self.eps)
         normalised = centred / std
         return LayerNormTrace(mean, std, normalised, normalised * self.gain + self.bias)
+
+    @classmethod
+    def from_weights(cls, gain: np.ndarray, bias: np.ndarray, eps: float = 1e-5) -> LayerNorm:
+        """A LayerNorm with given (learned) gain and bias of shape (d_model,)."""
+        gain = np.asarray(gain)
+        norm = cls(gain.shape[-1], eps=eps, dtype=gain.dtype)
+        norm.gain = _checked("gain", gain, (norm.d_model,))
+        norm.bias = _checked("bias", np.asarray(bias, dtype=gain.dtype), (norm.d_model,))
+        return norm
 
     def __repr__(self) -> str:
         return f"LayerNorm(d_model={self.d_model}, eps={self.eps})"
@@ -99,6 +147,27 @@ class FeedForward:
         self.w_1, self.b_1 = w_1.astype(dtype), b_1.astype(dtype)
         self.w_2, self.b_2 = w_2.astype(dtype), b_2.astype(dtype)
 
+    @classmethod
+    def from_weights(
+        cls,
+        w_1: np.ndarray,
+        b_1: np.ndarray,
+        w_2: np.ndarray,
+        b_2: np.ndarray,
+        activation: str = "gelu",
+    ) -> FeedForward:
+        """A network with given weights: w_1 (d_model, d_ff), w_2 (d_ff, d_model)."""
+        w_1 = np.asarray(w_1)
+        if w_1.ndim != 2:
+            raise ValueError(f"w_1 must have shape (d_model, d_ff); got shape {w_1.shape}.")
+        d_model, d_ff = w_1.shape
+        ff = cls(d_model, d_ff, activation, seed=0, dtype=w_1.dtype)
+        ff.w_1 = _checked("w_1", w_1, (d_model, d_ff))
+        ff.b_1 = _checked("b_1", np.asarray(b_1, dtype=w_1.dtype), (d_ff,))
+        ff.w_2 = _checked("w_2", np.asarray(w_2, dtype=w_1.dtype), (d_ff, d_model))
+        ff.b_2 = _checked("b_2", np.asarray(b_2, dtype=w_1.dtype), (d_model,))
+        return ff
+
     def __call__(self, x: np.ndarray) -> FeedForwardTrace:
         x = _as_tokens("x", x, self.d_model, self.w_1.dtype)
         pre_activation = x @ self.w_1 + self.b_1
@@ -109,6 +178,12 @@ class FeedForward:
         return (
             f"FeedForward(d_model={self.d_model}, d_ff={self.d_ff}, activation={self.activation!r})"
         )
+
+
+def _checked(name: str, array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    check_shape(name, array, shape)
+    check_finite_array(name, array)
+    return array
 
 
 def _as_tokens(name: str, x: np.ndarray, d_model: int, dtype: np.dtype) -> np.ndarray:

@@ -14,10 +14,10 @@ import numpy as np
 from safetensors.numpy import load as load_safetensors
 
 from attention.engine import MultiHeadAttention
+from attention.layers import FeedForward, LayerNorm
 from attention.pretrained.config import ModelConfig, read_config
 from attention.pretrained.errors import ModelError
 from attention.pretrained.files import ModelFiles, find_model, read_verified
-from attention.pretrained.gelu import gelu_
 from attention.pretrained.tokenizer import WordPieceTokenizer
 
 
@@ -42,19 +42,11 @@ class ModelTrace:
 
 
 @dataclass(frozen=True)
-class _FeedForward:
-    w_in: np.ndarray  # (d_model, d_ff)
-    b_in: np.ndarray
-    w_out: np.ndarray  # (d_ff, d_model)
-    b_out: np.ndarray
-
-
-@dataclass(frozen=True)
 class _Layer:
     attention: MultiHeadAttention
-    attention_norm: tuple[np.ndarray, np.ndarray]  # LayerNorm (gamma, beta)
-    feed_forward: _FeedForward
-    output_norm: tuple[np.ndarray, np.ndarray]
+    attention_norm: LayerNorm
+    feed_forward: FeedForward
+    output_norm: LayerNorm
 
 
 class PretrainedModel:
@@ -91,14 +83,14 @@ class PretrainedModel:
         )
 
         x = self.word_embeddings[ids] + self._positions[:n] + self._token_type
-        hidden[0] = x = self._layer_norm(x, self._embedding_norm)
+        hidden[0] = x = self._embedding_norm(x).output
         for index, layer in enumerate(self._layers):
             trace = layer.attention(x)
             attentions[index] = trace.weights
             if qkv is not None:
                 qkv[index] = trace.q, trace.k, trace.v
-            x = self._layer_norm(x + trace.output, layer.attention_norm)
-            x = self._layer_norm(x + _feed_forward(x, layer.feed_forward), layer.output_norm)
+            x = layer.attention_norm(x + trace.output).output
+            x = layer.output_norm(x + layer.feed_forward(x).output).output
             hidden[index + 1] = x
         return ModelTrace(
             tokens=tokenized.tokens,
@@ -133,15 +125,6 @@ class PretrainedModel:
             f"d_model={c.d_model}, d_head={c.d_head}, d_ff={c.d_ff}, vocab={c.vocab_size})"
         )
 
-    def _layer_norm(self, x: np.ndarray, norm: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-        gamma, beta = norm
-        centred = x - x.mean(axis=-1, keepdims=True)
-        variance = np.mean(centred * centred, axis=-1, keepdims=True)
-        centred *= 1.0 / np.sqrt(variance + np.float32(self.config.layer_norm_eps))
-        centred *= gamma
-        centred += beta
-        return centred
-
 
 class _WeightReader:
     """Turns a BERT checkpoint's tensors into the engine's layout: HF stores each linear
@@ -161,8 +144,11 @@ class _WeightReader:
         weight = self.tensor(f"{name}.weight")
         return np.ascontiguousarray(weight.T), self.tensor(f"{name}.bias")
 
-    def norm(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        return self.tensor(f"{name}.weight"), self.tensor(f"{name}.bias")
+    def norm(self, name: str) -> LayerNorm:
+        eps = self._config.layer_norm_eps
+        return LayerNorm.from_weights(
+            self.tensor(f"{name}.weight"), self.tensor(f"{name}.bias"), eps
+        )
 
     def attention(self, layer: int) -> MultiHeadAttention:
         cfg, prefix = self._config, f"encoder.layer.{layer}.attention"
@@ -182,19 +168,9 @@ class _WeightReader:
         return _Layer(
             attention=self.attention(layer),
             attention_norm=self.norm(f"{prefix}.attention.output.LayerNorm"),
-            feed_forward=_FeedForward(w_in, b_in, w_out, b_out),
+            feed_forward=FeedForward.from_weights(w_in, b_in, w_out, b_out, "gelu"),
             output_norm=self.norm(f"{prefix}.output.LayerNorm"),
         )
-
-
-def _feed_forward(x: np.ndarray, ff: _FeedForward) -> np.ndarray:
-    """GELU(x W1 + b1) W2 + b2."""
-    inner = x @ ff.w_in
-    inner += ff.b_in
-    gelu_(inner)
-    out = inner @ ff.w_out
-    out += ff.b_out
-    return out
 
 
 def load_pretrained(model_dir: str | os.PathLike | None = None) -> PretrainedModel:
