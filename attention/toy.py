@@ -83,11 +83,14 @@ def toy_inputs(
     words, total = split_words(text, max_tokens)
     if not words:
         raise ValueError("text must contain at least one word or symbol; got only spaces.")
+    # One vector per distinct word, so a repeated word is exactly the same point.
+    distinct = list(dict.fromkeys(words))
     if word_vectors is None:
-        vectors = hashed_word_vectors(words, d_model, seed)
+        vectors = hashed_word_vectors(distinct, d_model, seed)
     else:
-        vectors = word_vectors(words, d_model)
-    x = _unit_rms(np.asarray(vectors, dtype=np.float64))
+        vectors = word_vectors(distinct, d_model)
+    rows = [distinct.index(word) for word in words]
+    x = _unit_rms(np.asarray(vectors, dtype=np.float64)[rows])
     if positions:
         x = x + POSITION_WEIGHT * _unit_rms(sinusoidal_positions(len(words), d_model))
     notice = None

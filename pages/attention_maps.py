@@ -12,10 +12,12 @@ from ui.charts import show_chart
 from ui.markdown import literal
 from ui.sidebar import scenario_sidebar
 
+MAX_ALL_LINES_TOKENS = 64  # past this, every query's lines would be an unreadable mesh
 DEFAULT_SECOND_TEXT = "Die Katze saß auf der Matte, weil sie müde war."
 
 scenario, run = scenario_sidebar()
 st.title("Attention maps")
+st.caption(run.source)
 
 kind = (
     st.segmented_control(
@@ -112,6 +114,7 @@ with big:
             query_side=query_side,
             key_side=key_side,
             panel_px=520,
+            max_cells=len(q_tokens),
         ),
         key="big_chart",
     )
@@ -127,6 +130,7 @@ with mean:
             query_side=query_side,
             key_side=key_side,
             panel_px=520,
+            max_cells=len(q_tokens),
             head_colors=False,
         ),
         key="mean_chart",
@@ -142,10 +146,18 @@ with left:
         default=list(range(1, min(n_heads, 4) + 1)),
         key=f"maps_line_heads_{n_heads}",
     )
-    only_focus = st.toggle(
-        f"Only the focus token ({literal(q_tokens[focus])})",
-        value=len(q_tokens) > 24,
-        key="maps_only_focus",
+    many = len(q_tokens) > MAX_ALL_LINES_TOKENS
+    only_focus = (
+        st.toggle(
+            f"Only the focus token ({literal(q_tokens[focus])})",
+            value=len(q_tokens) > 24,
+            key="maps_only_focus",
+            disabled=many,
+            help=f"Over {MAX_ALL_LINES_TOKENS} tokens only the focus token's lines are drawn."
+            if many
+            else None,
+        )
+        or many
     )
     st.caption(
         "One colour per head; a line's width and opacity are its weight "

@@ -33,6 +33,7 @@ n_heads = run.mha.n_heads
 columns = 2 if n_heads <= 4 else 3 if n_heads <= 9 else 4
 
 st.title("Head spaces")
+st.caption(run.source)
 st.markdown(
     f"Every head gets the same **{len(tokens)}** token vectors (width {run.x.shape[1]}) and "
     f"moves them with its own $W_Q, W_K$ into a space of **{run.mha.d_head}** dimensions. "

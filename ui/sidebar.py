@@ -123,61 +123,83 @@ def _write_url(scenario: Scenario) -> None:
             del st.query_params[name]
 
 
-def scenario_sidebar() -> tuple[Scenario, data.ScenarioRun]:
-    """Draw the sidebar, sync the URL, and return the scenario and its computed run."""
+def _knobs() -> Scenario:
+    """The scenario's widgets, top to bottom; returns the scenario they set (focus aside)."""
+    source = st.session_state["source"]
+    st.text_area(
+        "Sentence",
+        key="text",
+        max_chars=MAX_TEXT_CHARS,
+        height=90,
+        disabled=source == "trained",
+        help="The trained source shows its own task's sequence instead.",
+    )
+    st.radio(
+        "Points and weights",
+        list(SOURCES),
+        format_func=SOURCES.get,
+        key="source",
+        on_change=_focus_last_token_when_trained,
+    )
+    if source == "real":
+        st.slider(
+            "Layer",
+            1,
+            REAL_LAYERS,
+            key="layer",
+            help="Points = this layer's input; heads = its 12 trained heads.",
+        )
+    _engine_knobs(source)
+    st.slider(
+        "Temperature",
+        *TEMPERATURE_RANGE,
+        step=0.05,
+        key="temp",
+        help="Scores are divided by it: below 1 sharpens, above 1 flattens.",
+    )
+    st.toggle("Causal mask (no looking ahead)", key="causal")
+    scenario = Scenario(**{name: st.session_state[name] for name in FIELDS})
+    if source == "toy" and (note := scenario.d_head_note()):
+        st.caption(note)
+    return scenario
+
+
+def _focus_picker(tokens: list[str]) -> int:
+    """The focus token's select box; a focus past the end falls back to the last token."""
+    if st.session_state["focus"] >= len(tokens):
+        st.session_state["focus"] = len(tokens) - 1
+    return st.selectbox(
+        "Focus token (query)",
+        range(len(tokens)),
+        key="focus",
+        format_func=lambda i: f"{i} · {tokens[i]}",
+    )
+
+
+def scenario_sidebar(show_notices: bool = True) -> tuple[Scenario, data.ScenarioRun]:
+    """Draw the sidebar, sync the URL, and return the scenario and its computed run.
+    Pages that do not draw the run (the real-model page) pass show_notices=False.
+    When the chosen source cannot run here, the page says why and stops; the sidebar
+    stays usable, so another source is one click away."""
     _run_through_app_entry()
     _read_url_once()
     _keep_state_across_pages()
+    unavailable = None
     with st.sidebar:
-        source = st.session_state["source"]
-        st.text_area(
-            "Sentence",
-            key="text",
-            max_chars=MAX_TEXT_CHARS,
-            height=90,
-            disabled=source == "trained",
-            help="The trained source shows its own task's sequence instead.",
-        )
-        st.radio(
-            "Points and weights",
-            list(SOURCES),
-            format_func=SOURCES.get,
-            key="source",
-            on_change=_focus_last_token_when_trained,
-        )
-        if source == "real":
-            st.slider(
-                "Layer",
-                1,
-                REAL_LAYERS,
-                key="layer",
-                help="Points = this layer's input; heads = its 12 trained heads.",
-            )
-        _engine_knobs(source)
-        st.slider(
-            "Temperature",
-            *TEMPERATURE_RANGE,
-            step=0.05,
-            key="temp",
-            help="Scores are divided by it: below 1 sharpens, above 1 flattens.",
-        )
-        st.toggle("Causal mask (no looking ahead)", key="causal")
-        scenario = Scenario(**{name: st.session_state[name] for name in FIELDS})
-        if source == "toy" and (note := scenario.d_head_note()):
-            st.caption(note)
-        result = data.run(scenario)
-        n = len(result.tokens)
-        if st.session_state["focus"] >= n:
-            st.session_state["focus"] = n - 1
-        st.selectbox(
-            "Focus token (query)",
-            range(n),
-            key="focus",
-            format_func=lambda i: f"{i} · {result.tokens[i]}",
-        )
-        scenario = dataclasses.replace(scenario, focus=st.session_state["focus"])
+        scenario = _knobs()
+        try:
+            result = data.run(scenario)
+        except data.SourceUnavailableError as error:
+            unavailable = str(error)
+        else:
+            scenario = dataclasses.replace(scenario, focus=_focus_picker(result.tokens))
         st.caption("The address bar holds this whole view: copy it to share or bookmark.")
     _write_url(scenario)
-    for notice in (*st.session_state.pop(_NOTICES, []), *result.notices):
+    for notice in st.session_state.pop(_NOTICES, []):
+        st.info(notice)
+    if unavailable:
+        st.error(unavailable)
+        st.stop()
+    for notice in result.notices if show_notices else ():
         st.info(notice)
     return scenario, result

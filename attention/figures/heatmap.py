@@ -12,7 +12,10 @@ import plotly.graph_objects as go
 
 from attention.figures.grid import figure, grid
 from attention.figures.palette import BLOCKED_COLOR, FONT_SIZE, WEIGHT_AXIS, head_color
-from attention.figures.text import unique_labels
+from attention.figures.text import safe_label, unique_labels
+from attention.pooling import pool_attention, pool_blocks
+
+MAX_GRID_CELLS = 64  # longer maps are pooled to this many blocks per side
 
 
 def heatmap_trace(
@@ -58,17 +61,25 @@ def attention_grid(
     key_side: str = "key",
     panel_px: int = 320,
     head_colors: bool = True,
+    max_cells: int = MAX_GRID_CELLS,
 ) -> go.Figure:
     """Small multiples of (h, n_q, n_k) attention maps in one figure, head 1 first.
 
     `allowed` is the boolean mask broadcastable to the weights (True = may attend).
     Titles are coloured with each head's colour when `head_colors`. Every panel shares
-    the tokens, so they are labelled once, on the outer edges of the grid.
+    the tokens, so they are labelled once, on the outer edges of the grid. Square maps
+    longer than `max_cells` are pooled into blocks (see attention.pooling); their hover
+    then shows the pooled weight only.
     """
     weights = np.asarray(weights)
     n_heads = weights.shape[0]
     key_tokens = query_tokens if key_tokens is None else key_tokens
-    q_labels, k_labels = unique_labels(query_tokens), unique_labels(key_tokens)
+    if key_tokens is query_tokens and len(query_tokens) > max_cells:
+        weights = pool_attention(weights, max_cells)
+        scores = allowed = None
+        q_labels = k_labels = block_labels(query_tokens, max_cells)
+    else:
+        q_labels, k_labels = unique_labels(query_tokens), unique_labels(key_tokens)
     titles = titles or [f"head {h + 1}" for h in range(n_heads)]
     colors = [head_color(h) if head_colors else None for h in range(n_heads)]
     panels, layout = grid(n_heads, columns, titles, colors)
@@ -115,3 +126,16 @@ def attention_grid(
         font={"size": FONT_SIZE},
     )
     return figure(data, layout)
+
+
+def block_labels(tokens: list[str], max_cells: int = MAX_GRID_CELLS) -> list[str]:
+    """Axis labels for pooled maps: each token's own label, or "5–12: cat … mat" for a
+    block of tokens (positions counted from 0)."""
+    if len(tokens) <= max_cells:
+        return unique_labels(tokens)
+    starts = pool_blocks(len(tokens), max_cells)
+    stops = np.append(starts[1:], len(tokens))
+    return [
+        f"{a}–{b - 1}: {safe_label(tokens[a], 10)} … {safe_label(tokens[b - 1], 10)}"
+        for a, b in zip(starts, stops, strict=True)
+    ]

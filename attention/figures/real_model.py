@@ -13,47 +13,16 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
-from attention.figures.heatmap import attention_grid
+from attention.figures.heatmap import MAX_GRID_CELLS, attention_grid, block_labels
 from attention.figures.palette import FONT_SIZE, WEIGHT_SCALE, head_color
-from attention.figures.text import safe_label, unique_labels
+from attention.figures.text import safe_label
+from attention.pooling import pool_attention
 from attention.projection import pca_2d
 
-MAX_GRID_CELLS = 64
 ROLE_SCALE = "Oranges"  # sequential, distinct from the blue weight scale
 LAYER_SCALE = "Viridis"  # colour-blind-safe order from embeddings (light) to last layer
 GRID_CELL_PX = 92
 MAX_NAMED_TOKENS = 40  # the layer-path figure writes token names up to this many
-
-
-def pool_blocks(n: int, max_cells: int) -> np.ndarray:
-    """Start index of each of min(n, max_cells) nearly equal blocks of 0..n-1."""
-    return np.array([block[0] for block in np.array_split(np.arange(n), min(n, max_cells))])
-
-
-def pool_attention(weights: np.ndarray, max_cells: int = MAX_GRID_CELLS) -> np.ndarray:
-    """Pool (..., n, n) maps to (..., m, m) with m = min(n, max_cells): each cell is the
-    mean over its query block of the summed weight on its key block (rows sum to 1)."""
-    weights = np.asarray(weights)
-    n = weights.shape[-1]
-    if n <= max_cells:
-        return weights
-    starts = pool_blocks(n, max_cells)
-    sizes = np.diff(np.append(starts, n))
-    keys_summed = np.add.reduceat(weights, starts, axis=-1)
-    return np.add.reduceat(keys_summed, starts, axis=-2) / sizes[:, None].astype(weights.dtype)
-
-
-def block_labels(tokens: list[str], max_cells: int = MAX_GRID_CELLS) -> list[str]:
-    """Axis labels for pooled maps: each token's own label, or "5–12: cat … mat" for a
-    block of tokens (positions counted from 0)."""
-    if len(tokens) <= max_cells:
-        return unique_labels(tokens)
-    starts = pool_blocks(len(tokens), max_cells)
-    stops = np.append(starts[1:], len(tokens))
-    return [
-        f"{a}–{b - 1}: {safe_label(tokens[a], 10)} … {safe_label(tokens[b - 1], 10)}"
-        for a, b in zip(starts, stops, strict=True)
-    ]
 
 
 def head_grid_figure(
@@ -259,6 +228,7 @@ def head_figure(
         columns=1,
         panel_px=int(np.clip(18 * n, 480, 740)),
         head_colors=False,
+        max_cells=n,
     )
     fig.layout.annotations[0].font = {"color": head_color(head), "size": FONT_SIZE + 4}
     if stretch:
