@@ -17,7 +17,7 @@ PAGES = [
 
 @st.cache_resource
 def _tune_process() -> dict[str, bool]:
-    return tune_process()
+    return tune_process(blas_threads=1)
 
 
 st.set_page_config(page_title="Head Spaces", page_icon=":material/scatter_plot:", layout="wide")

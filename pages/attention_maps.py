@@ -137,16 +137,21 @@ with mean:
     )
 
 st.subheader("Lines, as in BertViz")
-left, right = st.columns([1, 3])
+st.caption(
+    "One colour per head; a line's width and opacity are its weight "
+    "(lines under 0.02 are left out)."
+)
+left, right = st.columns([3, 2], vertical_alignment="bottom")
 with left:
     shown = st.pills(
-        "Heads drawn",
+        "Heads drawn (click to add or remove)",
         range(1, n_heads + 1),
         selection_mode="multi",
         default=list(range(1, min(n_heads, 4) + 1)),
         key=f"maps_line_heads_{n_heads}",
     )
-    many = len(q_tokens) > MAX_ALL_LINES_TOKENS
+many = len(q_tokens) > MAX_ALL_LINES_TOKENS
+with right:
     only_focus = (
         st.toggle(
             f"Only the focus token ({literal(q_tokens[focus])})",
@@ -159,11 +164,7 @@ with left:
         )
         or many
     )
-    st.caption(
-        "One colour per head; a line's width and opacity are its weight "
-        "(lines under 0.02 are left out)."
-    )
-with right:
+with st.columns([1, 4, 1])[1]:
     if shown:
         show_chart(
             attention_lines(

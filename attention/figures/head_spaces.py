@@ -126,7 +126,7 @@ def head_space_figure(
     focus token's query joined to every key by a line as wide as its attention weight."""
     labels = [safe_label(t) for t in tokens]
     titles = [
-        f"head {h + 1} · var {s.variance_kept:.0%} · ρ {_fmt(s.score_distance_corr)}"
+        f"head {h + 1}<br>var {s.variance_kept:.0%} · ρ {_fmt(s.score_distance_corr)}"
         for h, s in enumerate(spaces.heads)
     ]
     panels, layout = _head_grid(len(spaces.heads), titles, columns)
