@@ -24,6 +24,7 @@ from attention.validation import (
 
 ALLOWED_DTYPES = (np.float32, np.float64)
 _SOFTMAX_BLOCK = 1 << 18  # elements per softmax block: ~1 MB of float32, fits in L2
+_PER_MAP_FROM = 1 << 14  # maps this large are computed one at a time (cache reuse)
 
 
 @dataclass(frozen=True)
@@ -47,19 +48,22 @@ def causal_mask(n_q: int, n_k: int | None = None) -> np.ndarray:
     return np.tri(n_q, n_k, dtype=bool)
 
 
-def masked_softmax(scores: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
+def masked_softmax(
+    scores: np.ndarray, allowed: np.ndarray | None = None, out: np.ndarray | None = None
+) -> np.ndarray:
     """Softmax over the last axis, ignoring entries where `allowed` is False.
 
     Stable for any finite scores; a row with no allowed entry comes out all zero
     instead of NaN. Works through blocks of rows small enough to stay in cache.
+    Writes into `out` (same shape as scores) when given.
     """
     n_k = scores.shape[-1]
     raw = np.ascontiguousarray(scores).reshape(-1, n_k)
+    weights = np.empty_like(scores) if out is None else out
     if allowed is None:
-        weights = np.empty_like(scores)
         source = raw
     else:
-        weights = np.where(allowed, scores, -np.inf)
+        np.copyto(weights, np.where(allowed, scores, -np.inf))
         source = weights.reshape(-1, n_k)
     rows = weights.reshape(-1, n_k)
     # exp() of anything within ±limit and sums of such terms are normal floats, so
@@ -247,12 +251,27 @@ class MultiHeadAttention:
         q, k, v = (np.swapaxes(a, -2, -3) for a in (q, k, v))
 
         scale = 1.0 / (np.sqrt(d_head) * temperature)
-        scores = (q * self.dtype(scale)) @ np.swapaxes(k, -1, -2)
-        weights = masked_softmax(scores, allowed)
-        # Write each head's output straight into its column block of the concatenation.
-        concat = np.empty((*weights.shape[:-3], n_q, h, d_head), dtype=self.dtype)
+        q_scaled = q * self.dtype(scale)
+        k_t = np.swapaxes(k, -1, -2)
+        maps = (*batch, h, n_q, n_k)
+        scores = np.empty(maps, dtype=self.dtype)
+        weights = np.empty(maps, dtype=self.dtype)
+        # Each head's output goes straight into its column block of the concatenation.
+        concat = np.empty((*batch, n_q, h, d_head), dtype=self.dtype)
         heads = np.swapaxes(concat, -2, -3)
-        np.matmul(weights, v, out=heads)
+        if n_q * n_k < _PER_MAP_FROM:
+            np.matmul(q_scaled, k_t, out=scores)
+            masked_softmax(scores, allowed, out=weights)
+            np.matmul(weights, v, out=heads)
+        else:  # one map at a time: it stays in cache from its scores to its weighted sum
+            q_all = np.broadcast_to(q_scaled, (*maps[:-1], d_head))
+            k_all = np.broadcast_to(k_t, (*maps[:-2], d_head, n_k))
+            v_all = np.broadcast_to(v, (*maps[:-2], n_k, d_head))
+            mask_all = None if allowed is None else np.broadcast_to(allowed, maps)
+            for i in np.ndindex(*maps[:-2]):
+                np.matmul(q_all[i], k_all[i], out=scores[i])
+                masked_softmax(scores[i], None if mask_all is None else mask_all[i], weights[i])
+                np.matmul(weights[i], v_all[i], out=heads[i])
         concat = concat.reshape(*concat.shape[:-2], width)
         output = concat @ self.w_o
         if self.bias:

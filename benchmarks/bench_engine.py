@@ -12,7 +12,13 @@ import numpy as np
 
 from attention import MultiHeadAttention
 from attention.runtime import tune_process
-from benchmarks.common import THREADS, median_seconds, pin_threads, print_table
+from benchmarks.common import (
+    THREADS,
+    interleaved_medians,
+    median_seconds,
+    pin_threads,
+    print_table,
+)
 
 SIZES = [  # (label, n tokens, d_model, heads)
     ("classroom", 16, 64, 4),
@@ -90,11 +96,14 @@ def main() -> None:
     for label, n, d_model, heads in SIZES:
         mha = MultiHeadAttention(d_model, heads, seed=0)
         x = np.random.default_rng(1).standard_normal((n, d_model), dtype=np.float32)
-        repeats = 40 if n > 100 else 300
-        t_engine = median_seconds(functools.partial(mha, x), repeats)
-        t_loop = median_seconds(functools.partial(per_head_loop, mha, x), repeats)
+        runs = [functools.partial(mha, x), functools.partial(per_head_loop, mha, x)]
         run_torch = torch_runner(mha, x)
-        t_torch = median_seconds(run_torch, repeats) if run_torch else float("nan")
+        if run_torch:
+            runs.append(run_torch)
+        # alternate blocks of runs, so drifting machine load falls on all alike
+        rounds = 8 if n > 100 else 60
+        t_engine, t_loop, *rest = interleaved_medians(runs, rounds)
+        t_torch = rest[0] if rest else float("nan")
         gflops = 2 * mha.cost(n).macs / t_engine / 1e9
         rows.append(
             [

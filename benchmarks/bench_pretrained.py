@@ -7,8 +7,6 @@ Run: python -m benchmarks.bench_pretrained
 
 from __future__ import annotations
 
-import statistics
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,7 +16,7 @@ from attention.layers import gelu
 from attention.pretrained import PretrainedModel, load_pretrained
 from attention.pretrained.vocabulary import VocabularyEmbeddings
 from attention.runtime import tune_process
-from benchmarks.common import THREADS, median_seconds, pin_threads, print_table
+from benchmarks.common import THREADS, interleaved_medians, median_seconds, pin_threads, print_table
 
 TOKEN_COUNTS = (128, 512)
 WORDS = [
@@ -64,24 +62,6 @@ def transformers_runner(model_dir: Path, text: str) -> Callable[[], object] | No
             return bert(**encoded, output_attentions=True, output_hidden_states=True)
 
     return run
-
-
-def interleaved_medians(
-    runs: list[Callable[[], object]], rounds: int, block: int = 5
-) -> list[float]:
-    """Median time of each function, timed in alternating blocks of `block` runs (each
-    after one untimed run), so that load from other processes on a shared machine falls
-    on all of them alike, while one library's idle threads never overlap the other's
-    timed runs."""
-    times: list[list[float]] = [[] for _ in runs]
-    for _ in range(rounds):
-        for run, record in zip(runs, times, strict=True):
-            run()
-            for _ in range(block):
-                start = time.perf_counter()
-                run()
-                record.append(time.perf_counter() - start)
-    return [statistics.median(record) for record in times]
 
 
 def gelu_seconds(model: PretrainedModel, n_tokens: int) -> float:

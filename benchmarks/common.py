@@ -35,6 +35,24 @@ def median_seconds(fn: Callable[[], object], repeats: int = 15, warmup: int = 3)
     return statistics.median(times)
 
 
+def interleaved_medians(
+    runs: list[Callable[[], object]], rounds: int, block: int = 5
+) -> list[float]:
+    """Median time of each function, timed in alternating blocks of `block` runs (each
+    after one untimed run), so that load from other processes on a shared machine falls
+    on all of them alike, while one library's idle threads never overlap the other's
+    timed runs."""
+    times: list[list[float]] = [[] for _ in runs]
+    for _ in range(rounds):
+        for run, record in zip(runs, times, strict=True):
+            run()
+            for _ in range(block):
+                start = time.perf_counter()
+                run()
+                record.append(time.perf_counter() - start)
+    return [statistics.median(record) for record in times]
+
+
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
     """Print rows as a fixed-width table with a header line."""
     cells = [[str(c) for c in headers]] + [[_fmt(c) for c in row] for row in rows]
