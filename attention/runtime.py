@@ -50,9 +50,17 @@ def single_thread_scipy_blas() -> bool:
     return bool(libs)
 
 
-def tune_process() -> dict[str, bool]:
-    """Apply both settings; says which ones took effect."""
-    return {
+def tune_process(blas_threads: int | None = None) -> dict[str, bool]:
+    """Apply both settings, and cap NumPy's BLAS at `blas_threads` when given; says
+    which ones took effect. The app passes 1: its matrices are small, every session
+    shares the cores, and idle BLAS threads spinning beside the page's own work cost
+    more than a second thread gains (a MiniLM forward pass in the server: 65 ms on one
+    thread against 314 ms on two, with the browser on the same two cores)."""
+    settings = {
         "keep_freed_memory": keep_freed_memory(),
         "scipy_blas_single": single_thread_scipy_blas(),
     }
+    if blas_threads is not None:
+        ThreadpoolController().limit(limits=blas_threads, user_api="blas")
+        settings["blas_threads"] = True
+    return settings
