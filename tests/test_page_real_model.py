@@ -3,7 +3,6 @@ transformers fixture, head switching, roles, long and hostile text, a missing mo
 
 from __future__ import annotations
 
-import base64
 import json
 import sys
 from pathlib import Path
@@ -12,7 +11,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.browser import ROOT
+from tests import apptest
+from tests.apptest import array
 from ui import real_model
 from ui.scenario import DEFAULT_TEXT
 
@@ -29,11 +29,7 @@ def reference():
 
 
 def open_page(**query: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(PAGE).run()
+    at = apptest.open_page(PAGE, **query)
     assert not at.exception, at.exception
     return at
 
@@ -54,20 +50,11 @@ def figure_by_traces(at: AppTest, kind: str, count: int | None = None) -> dict:
     raise AssertionError(f"no figure with {count} {kind} traces")
 
 
-def z_of(trace: dict) -> np.ndarray:
-    """A heatmap's z, decoded from Plotly's base64 typed array or a plain list."""
-    z = trace["z"]
-    if isinstance(z, dict):
-        shape = tuple(int(s) for s in z["shape"].split(","))
-        return np.frombuffer(base64.b64decode(z["bdata"]), dtype=z["dtype"]).reshape(shape)
-    return np.array(z, dtype=float)
-
-
 def test_grid_shows_all_72_heads_with_the_reference_numbers(reference):
     at = open_page()
     grid = figure_by_traces(at, "heatmap", count=72)
     n = len(reference["tokens"])
-    maps = np.stack([z_of(trace) for trace in grid["data"] if trace["type"] == "heatmap"])
+    maps = np.stack([array(trace["z"]) for trace in grid["data"] if trace["type"] == "heatmap"])
     assert maps.shape == (72, n, n)
     np.testing.assert_allclose(maps.sum(-1), 1.0, atol=1e-5)
     np.testing.assert_allclose(maps, reference["attentions"].reshape(72, n, n), atol=1e-4)
@@ -77,13 +64,15 @@ def test_grid_shows_all_72_heads_with_the_reference_numbers(reference):
 
 def test_switching_the_head_changes_the_large_map(reference):
     at = open_page()
-    before = z_of(figure_by_traces(at, "heatmap", count=1)["data"][0])
+    before = array(figure_by_traces(at, "heatmap", count=1)["data"][0]["z"])
     np.testing.assert_allclose(before, reference["attentions"][0, 0], atol=1e-4)
     at.selectbox(key="real_layer").select(3).run()
     at.selectbox(key="real_head").select(5).run()
     assert not at.exception
     large = figure_by_traces(at, "heatmap", count=1)
-    np.testing.assert_allclose(z_of(large["data"][0]), reference["attentions"][2, 4], atol=1e-4)
+    np.testing.assert_allclose(
+        array(large["data"][0]["z"]), reference["attentions"][2, 4], atol=1e-4
+    )
     assert "layer 3 · head 5" in large["layout"]["annotations"][0]["text"]
     assert any(h.value == "Layer 3 · head 5 up close" for h in at.header)
     frames = figure_by_traces(at, "heatmap", count=72)["layout"]["shapes"]
@@ -103,7 +92,9 @@ def test_stretch_runs_the_large_map_colours_to_the_head_maximum(reference):
 def test_the_view_is_in_the_url(reference):
     at = open_page(real_layer="2", real_head="7", real_role="itself")
     large = figure_by_traces(at, "heatmap", count=1)
-    np.testing.assert_allclose(z_of(large["data"][0]), reference["attentions"][1, 6], atol=1e-4)
+    np.testing.assert_allclose(
+        array(large["data"][0]["z"]), reference["attentions"][1, 6], atol=1e-4
+    )
     assert figure_by_traces(at, "heatmap", count=72)["layout"]["coloraxis2"]
 
 
@@ -140,10 +131,10 @@ def test_600_words_are_cut_to_512_tokens_with_a_notice():
     at = open_page(text=" ".join(["word"] * 600))
     assert any("512" in w.value and "602 tokens" in w.value for w in at.warning)
     grid = figure_by_traces(at, "heatmap", count=72)
-    pooled = z_of(grid["data"][0])
+    pooled = array(grid["data"][0]["z"])
     assert pooled.shape == (64, 64)
     np.testing.assert_allclose(pooled.sum(-1), 1.0, atol=1e-5)
-    assert z_of(figure_by_traces(at, "heatmap", count=1)["data"][0]).shape == (512, 512)
+    assert array(figure_by_traces(at, "heatmap", count=1)["data"][0]["z"]).shape == (512, 512)
     assert any("64 × 64 blocks" in c.value for c in at.caption)
 
 

@@ -3,8 +3,6 @@ numbers are read back from the figures' JSON and checked against independent cou
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 import streamlit as st
@@ -12,44 +10,22 @@ from streamlit.testing.v1 import AppTest
 
 from attention import MultiHeadAttention
 from attention.experiments.two_targets import ONE_HEAD_FLOOR
-from tests.browser import ROOT
+from tests import apptest
+from tests.apptest import array, chart
 
 SMALL_TRAINING = {"wh_d_model": 16, "wh_heads": 2, "wh_steps": 300}
 
 
 def open_page(**query: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=240)
-    for name, value in query.items():
-        at.query_params[name] = value
-    at.run()
-    at.switch_page("pages/why_heads.py").run()
+    at = apptest.open_page("pages/why_heads.py", **query)
     assert not at.exception, at.exception
     return at
-
-
-def figure(at: AppTest, key: str) -> dict:
-    for chart in at.get("plotly_chart"):
-        if chart.proto.id.endswith(f"-{key}"):
-            return json.loads(chart.proto.spec)
-    raise AssertionError(f"no chart with key {key}")
 
 
 def table(at: AppTest, column: str, index: int = 0):
     """The index-th dataframe on the page that has `column` (tables carry no key here)."""
     frames = [d.value for d in at.dataframe if column in d.value.columns]
     return frames[index]
-
-
-def values(trace: dict, name: str) -> np.ndarray:
-    """A trace's array, whether Plotly wrote it as a list or as base64 typed data."""
-    data = trace[name]
-    if isinstance(data, dict):
-        import base64
-
-        flat = np.frombuffer(base64.b64decode(data["bdata"]), dtype=data["dtype"])
-        shape = [int(s) for s in str(data.get("shape", len(flat))).split(",")]
-        return flat.reshape(shape)
-    return np.asarray(data, dtype=float)
 
 
 def train_small(at: AppTest, seeds: bool = False) -> AppTest:
@@ -83,8 +59,8 @@ def test_page_has_its_five_sections(page):
 
 
 def test_cost_bars_match_the_engines_array_sizes(page):
-    spec = figure(page, "wh_cost_bars")
-    params = dict(zip(spec["data"][0]["y"], values(spec["data"][0], "x"), strict=True))
+    spec = chart(page, "wh_cost_bars")
+    params = dict(zip(spec["data"][0]["y"], array(spec["data"][0]["x"]), strict=True))
     for label, d_head, heads in (("4 heads × 16", 16, 4), ("1 head × 64", 64, 1)):
         mha = MultiHeadAttention(64, heads, d_head, seed=0)
         arrays = (mha.w_q, mha.w_k, mha.w_v, mha.b_q, mha.b_k, mha.b_v, mha.w_o, mha.b_o)
@@ -97,7 +73,7 @@ def test_cost_bars_match_the_engines_array_sizes(page):
         + full.b_o.size
     )
     # Multiply-adds of the scores for n = 11 tokens: h · n² · d_head (q·k) twice (· v).
-    scores = dict(zip(spec["data"][2]["y"], values(spec["data"][2], "x"), strict=True))
+    scores = dict(zip(spec["data"][2]["y"], array(spec["data"][2]["x"]), strict=True))
     assert scores["4 heads × 16"] == scores["1 head × 64"] == 2 * 11 * 11 * 64
     assert scores["4 full-size heads × 64"] == 4 * scores["1 head × 64"]
     costs = table(page, "parameters")
@@ -105,25 +81,25 @@ def test_cost_bars_match_the_engines_array_sizes(page):
 
 
 def test_one_head_splits_its_weight_and_two_heads_fetch_both(page):
-    spec = figure(page, "wh_two_targets")
-    one, head1, head2 = (values(t, "y") for t in spec["data"])
+    spec = chart(page, "wh_two_targets")
+    one, head1, head2 = (array(t["y"]) for t in spec["data"])
     n = len(one)
     assert one.sum() == pytest.approx(1.0, abs=1e-3)
     assert one[0] + one[n - 1] <= 1.0 + 1e-3  # targets: first and last token by default
     assert one[0] == pytest.approx(0.5, abs=0.05) and one[n - 1] == pytest.approx(0.5, abs=0.05)
     assert head1[0] > 0.95 and head2[n - 1] > 0.95
-    curves = figure(page, "wh_two_curves")
-    one_loss, two_loss = (values(t, "y") for t in curves["data"])
+    curves = chart(page, "wh_two_curves")
+    one_loss, two_loss = (array(t["y"]) for t in curves["data"])
     assert one_loss[-1] >= ONE_HEAD_FLOOR - 1e-9 > two_loss[-1]
 
 
 def test_rank_error_falls_to_near_zero_at_d_head_n(page):
-    spec = figure(page, "wh_rank_error")
-    error = values(spec["data"][0], "y")
+    spec = chart(page, "wh_rank_error")
+    error = array(spec["data"][0]["y"])
     assert len(error) == 8  # d_head = 1 … n with n = 8
     assert np.diff(error).max() <= 0.02
     assert error[0] > 0.5 and error[-1] < 0.05
-    staircase = values(figure(page, "wh_rank_sv")["data"][0], "z")
+    staircase = array(chart(page, "wh_rank_sv")["data"][0]["z"])
     for row, d_head in zip(staircase, range(1, 9), strict=True):
         assert np.isfinite(row[:d_head]).all() and not np.isfinite(row[d_head:]).any()
 
@@ -132,14 +108,14 @@ def test_without_a_score_limit_the_page_explains_the_circle_trick():
     at = open_page()
     at.selectbox(key="wh_penalty").select(0.0).run()
     assert not at.exception
-    error = values(figure(at, "wh_rank_error")["data"][0], "y")
+    error = array(chart(at, "wh_rank_error")["data"][0]["y"])
     assert error[-1] < 1e-3
     assert any("circle" in c.value for c in at.caption)
 
 
 def test_slicing_figure_shows_the_engines_w_q_and_its_block_diagonal(page):
-    spec = figure(page, "wh_slicing")
-    whole, cut = (values(t, "z") for t in spec["data"])
+    spec = chart(page, "wh_slicing")
+    whole, cut = (array(t["z"]) for t in spec["data"])
     w_q = MultiHeadAttention(64, 4, seed=0, dtype=np.float64).w_q
     np.testing.assert_allclose(whole, np.concatenate(list(w_q), axis=1), atol=1e-3)
     for head in range(4):
@@ -148,12 +124,12 @@ def test_slicing_figure_shows_the_engines_w_q_and_its_block_diagonal(page):
         outside = np.ones(64, dtype=bool)
         outside[rows] = False
         assert not cut[outside, cols].any()
-    shares = values(figure(page, "wh_slice_share")["data"][0], "y")
+    shares = array(chart(page, "wh_slice_share")["data"][0]["y"])
     assert np.all((shares > 10) & (shares < 45)), "random heads read all slices, ~1/h each"
 
 
 def test_training_draws_curves_maps_and_tables(trained):
-    loss = figure(trained, "wh_loss")
+    loss = chart(trained, "wh_loss")
     smooth = [t for t in loss["data"] if t.get("showlegend", True) is not False]
     assert [t["name"] for t in smooth] == [
         "(a) 1 head × 16",
@@ -161,8 +137,8 @@ def test_training_draws_curves_maps_and_tables(trained):
         "(c) 2 heads × 16",
         "(d) 2 heads × 8, sliced input",
     ]
-    assert all(len(values(t, "y")) == 300 for t in smooth)
-    maps = [values(t, "z") for t in figure(trained, "wh_head_maps")["data"]]
+    assert all(len(array(t["y"])) == 300 for t in smooth)
+    maps = [array(t["z"]) for t in chart(trained, "wh_head_maps")["data"]]
     assert [m.shape for m in maps] == [(1, 5), (2, 5), (2, 5), (2, 5)]
     for m in maps:
         np.testing.assert_allclose(m.sum(axis=1), 1.0, atol=1e-3)
@@ -177,19 +153,19 @@ def test_across_seeds_shows_every_seed(trained):
     seeds = table(trained, "accuracy mean ± sd")
     assert len(seeds) == 4
     assert all(row.endswith("of 5") for row in seeds["seeds reaching 95 %"])
-    dots = figure(trained, "wh_seed_spread")["data"]
-    assert [len(values(t, "x")) for t in dots] == [5, 5, 5, 5]
-    assert all(((values(t, "x") >= 0) & (values(t, "x") <= 100)).all() for t in dots)
+    dots = chart(trained, "wh_seed_spread")["data"]
+    assert [len(array(t["x"])) for t in dots] == [5, 5, 5, 5]
+    assert all(((array(t["x"]) >= 0) & (array(t["x"]) <= 100)).all() for t in dots)
     pair = table(trained, "accuracy mean ± sd", index=1)
     assert pair["variant"].tolist() == ["(b) 2 heads × 8", "(d) 2 heads × 8, sliced input"]
-    assert len(figure(trained, "wh_slice_share")["data"]) == 2
+    assert len(chart(trained, "wh_slice_share")["data"]) == 2
 
 
 def test_same_seed_gives_the_same_curves(trained):
     st.cache_data.clear()  # retrain from scratch rather than read the cached run
     again = train_small(open_page())
-    first = [values(t, "y") for t in figure(trained, "wh_loss")["data"]]
-    second = [values(t, "y") for t in figure(again, "wh_loss")["data"]]
+    first = [array(t["y"]) for t in chart(trained, "wh_loss")["data"]]
+    second = [array(t["y"]) for t in chart(again, "wh_loss")["data"]]
     for a, b in zip(first, second, strict=True):
         np.testing.assert_array_equal(a, b)
 
@@ -212,7 +188,7 @@ def test_short_sentence_and_too_many_heads_get_messages():
 
 def test_markup_in_the_sentence_stays_text_in_the_charts():
     at = open_page(text="<b>bold</b> is here")
-    labels = figure(at, "wh_two_targets")["data"][0]["x"]
+    labels = chart(at, "wh_two_targets")["data"][0]["x"]
     assert "&lt;" in labels[0] and "<b>" not in "".join(labels)
 
 
@@ -220,9 +196,9 @@ def test_a_drawn_pattern_starts_from_previous_token_and_fits():
     at = open_page()
     at.selectbox(key="wh_pattern").select("drawn").run()
     assert not at.exception
-    error = values(figure(at, "wh_rank_error")["data"][0], "y")
+    error = array(chart(at, "wh_rank_error")["data"][0]["y"])
     assert len(error) == 8 and error[-1] < 0.05
-    target = values(figure(at, "wh_rank_patterns")["data"][0], "z")
+    target = array(chart(at, "wh_rank_patterns")["data"][0]["z"])
     np.testing.assert_allclose(target.argmax(axis=1), [0, 0, 1, 2, 3, 4, 5, 6])
 
 
@@ -234,7 +210,7 @@ def test_other_sidebar_scenarios_draw_every_section(query):
     assert not at.warning, [w.value for w in at.warning]
     keys = ("wh_cost_bars", "wh_two_targets", "wh_rank_error", "wh_slicing", "wh_slice_share")
     for key in keys:
-        assert figure(at, key)["data"]
+        assert chart(at, key)["data"]
 
 
 def test_same_vector_warning_shows_the_tokens_literally():
