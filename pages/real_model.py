@@ -35,7 +35,7 @@ def _send_layer_to_head_spaces() -> None:
     st.session_state["_real_go"] = True
 
 
-scenario, _ = scenario_sidebar(show_notices=False)
+scenario, _ = scenario_sidebar(uses_source=False)
 st.title("Inside a real model")
 
 try:

@@ -123,7 +123,7 @@ def _write_url(scenario: Scenario) -> None:
             del st.query_params[name]
 
 
-def _knobs() -> Scenario:
+def _knobs(uses_source: bool) -> Scenario:
     """The scenario's widgets, top to bottom; returns the scenario they set (focus aside)."""
     source = st.session_state["source"]
     st.text_area(
@@ -131,7 +131,7 @@ def _knobs() -> Scenario:
         key="text",
         max_chars=MAX_TEXT_CHARS,
         height=90,
-        disabled=source == "trained",
+        disabled=uses_source and source == "trained",
         help="The trained source shows its own task's sequence instead.",
     )
     st.radio(
@@ -176,9 +176,10 @@ def _focus_picker(tokens: list[str]) -> int:
     )
 
 
-def scenario_sidebar(show_notices: bool = True) -> tuple[Scenario, data.ScenarioRun]:
+def scenario_sidebar(uses_source: bool = True) -> tuple[Scenario, data.ScenarioRun]:
     """Draw the sidebar, sync the URL, and return the scenario and its computed run.
-    Pages that do not draw the run (the real-model page) pass show_notices=False.
+    A page that only takes the sentence (the real-model page) passes uses_source=False:
+    the sentence box then stays editable and the run's notices stay off its page.
     When the chosen source cannot run here, the page says why and stops; the sidebar
     stays usable, so another source is one click away."""
     _run_through_app_entry()
@@ -186,7 +187,7 @@ def scenario_sidebar(show_notices: bool = True) -> tuple[Scenario, data.Scenario
     _keep_state_across_pages()
     unavailable = None
     with st.sidebar:
-        scenario = _knobs()
+        scenario = _knobs(uses_source)
         try:
             result = data.run(scenario)
         except data.SourceUnavailableError as error:
@@ -200,6 +201,6 @@ def scenario_sidebar(show_notices: bool = True) -> tuple[Scenario, data.Scenario
     if unavailable:
         st.error(unavailable)
         st.stop()
-    for notice in result.notices if show_notices else ():
+    for notice in result.notices if uses_source else ():
         st.info(notice)
     return scenario, result
