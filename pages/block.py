@@ -11,10 +11,13 @@ from attention.figures.block import (
     concat_figure,
     hidden_figure,
     joint_query_key_figure,
+    layer_ratio_figure,
     rank_collapse_figure,
     stream_update_figure,
 )
 from attention.figures.heatmap import attention_grid
+from attention.figures.real_model import layer_path_figure
+from attention.pretrained import ModelError
 from attention.projection import joint_query_key_layout
 from attention.rank_collapse import MAX_DEPTH
 from attention.translation import ENGLISH, GERMAN, HEADS, VOCABULARY
@@ -22,7 +25,8 @@ from ui import block_data
 from ui.charts import show_chart
 from ui.data import ScenarioRun
 from ui.markdown import literal
-from ui.scenario import Scenario
+from ui.real_model import residual_updates, run_real
+from ui.scenario import DEFAULT_TEXT, Scenario
 from ui.sidebar import scenario_sidebar
 
 # Radio label (also the URL value) → (the library's norm, a caption).
@@ -144,6 +148,28 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
             hidden_figure(tokens, trace.sublayer(FEED_FORWARD).detail.hidden, activation),
             key="block_hidden",
         )
+
+
+def in_a_trained_model(text: str) -> None:
+    """§1 measured in MiniLM: the nudges layer by layer and the tokens' path."""
+    st.subheader("The same, measured in a trained model")
+    try:
+        real = run_real(text).trace
+        updates = residual_updates(text)
+    except ModelError as error:
+        st.info(f"MiniLM is not available here, so this part is left out. {error}")
+        return
+    medians = np.median(updates.ratios, axis=-1)
+    st.markdown(
+        f"MiniLM on your sentence ({len(real.tokens)} WordPiece tokens), 6 post-LN layers. "
+        f"Attention's median nudge ranges from {medians[:, 0].min():.2f} to "
+        f"{medians[:, 0].max():.2f} of the stream, the feed-forward's from "
+        f"{medians[:, 1].min():.2f} to {medians[:, 1].max():.2f}: every layer adds a "
+        "fraction of what is already there, and the tokens move a step at a time."
+    )
+    show_chart(layer_ratio_figure(updates.ratios), key="block_real_ratios")
+    st.markdown("Each token's path through the layers, all seven hidden states in one PCA:")
+    show_chart(layer_path_figure(real.hidden_states, real.tokens), key="block_real_paths")
 
 
 @st.fragment
@@ -369,5 +395,6 @@ st.markdown(
     "layer, and then a feed-forward network works on every token separately."
 )
 what_the_block_does(scenario, run)
+in_a_trained_model(scenario.text if scenario.text.strip() else DEFAULT_TEXT)
 why_the_residual_matters(scenario, run)
 three_attentions()

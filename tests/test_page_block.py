@@ -216,3 +216,16 @@ def test_text_quotes_the_residual_runs_value_at_depth_24(default_page):
     }
     text = " ".join(m.value for m in default_page.markdown)
     assert f"still **{curves['attention, residual'][24]:.1e}**" in text
+
+
+def test_the_trained_model_section_shows_minilm_layer_by_layer():
+    at = open_page(PAGE)
+    fig = chart(at, "block_real_ratios")
+    medians = [t for t in fig["data"] if t.get("mode") == "lines+markers"]
+    assert [t["name"] for t in medians] == [
+        "self-attention: median token",
+        "feed-forward: median token",
+    ]
+    assert all(len(array(t["y"])) == 6 for t in medians)
+    assert all((array(t["y"]) > 0).all() for t in medians)
+    assert chart(at, "block_real_paths")["data"]

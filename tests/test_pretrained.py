@@ -282,3 +282,19 @@ def test_missing_model_names_the_fixing_command(tmp_path, monkeypatch):
 def test_explicit_directory_without_files_is_not_found(tmp_path):
     with pytest.raises(ModelNotFoundError, match=r"model\.safetensors"):
         load_pretrained(tmp_path)
+
+
+def test_residual_updates_measure_the_stream_that_transformers_computes():
+    """‖stream‖ entering each layer's attention is the norm of transformers' own hidden
+    state; every update is a finite fraction-sized nudge, not a replacement."""
+    model = load_pretrained()
+    with np.load(Path(__file__).parent / "fixtures" / "minilm_reference.npz") as fixture:
+        text, hidden = str(fixture["texts"][0]), fixture["hidden_states_0"]
+    updates = model.residual_updates(model.run(text).hidden_states)
+    layers, n = model.config.layers, hidden.shape[1]
+    assert updates.stream.shape == updates.update.shape == (layers, 2, n)
+    np.testing.assert_allclose(
+        updates.stream[:, 0], np.linalg.norm(hidden[:-1], axis=-1), rtol=1e-4
+    )
+    assert np.isfinite(updates.ratios).all() and (updates.ratios > 0).all()
+    assert np.median(updates.ratios) < 1

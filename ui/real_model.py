@@ -10,6 +10,7 @@ import streamlit as st
 
 from attention.head_roles import role_scores
 from attention.pretrained import ModelTrace, PretrainedModel, load_pretrained
+from attention.pretrained.model import ResidualUpdates
 from attention.pretrained.vocabulary import VocabularyEmbeddings
 
 
@@ -44,3 +45,9 @@ def run_real(text: str) -> RealRun:
     for array in (trace.attentions, trace.hidden_states, *roles.values()):
         array.flags.writeable = False
     return RealRun(trace, roles)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def residual_updates(text: str) -> ResidualUpdates:
+    """‖stream‖ and ‖update‖ for every layer, sublayer and token of `text`."""
+    return pretrained_model().residual_updates(run_real(text).trace.hidden_states)

@@ -16,7 +16,14 @@ import plotly.graph_objects as go
 
 from attention.figures.grid import figure, grid
 from attention.figures.lines import weighted_segments
-from attention.figures.palette import FONT_SIZE, KEY_SYMBOL, QUERY_SYMBOL, TOKEN_COLOR, head_color
+from attention.figures.palette import (
+    FONT_SIZE,
+    KEY_SYMBOL,
+    QUERY_SYMBOL,
+    TOKEN_COLOR,
+    head_color,
+    with_alpha,
+)
 from attention.figures.text import safe_label, unique_labels
 from attention.projection import JointLayout
 
@@ -363,3 +370,59 @@ def joint_query_key_figure(
         "font": {"size": FONT_SIZE},
     }
     return figure(data, fig_layout)
+
+
+SUBLAYER_STYLES = (("self-attention", "#0072B2", "solid"), ("feed-forward", "#D55E00", "dash"))
+
+
+def layer_ratio_figure(ratios: np.ndarray) -> go.Figure:
+    """A trained model's nudges layer by layer: for each sublayer, the median over
+    tokens of ‖update‖ / ‖stream‖ (line) and the band holding the middle 80 % of tokens
+    (a few special tokens get far larger nudges and would flatten the rest). `ratios`
+    is (layers, 2, n): sublayer 0 attention, 1 feed-forward."""
+    layers = np.arange(1, ratios.shape[0] + 1)
+    data = []
+    for index, (name, color, dash) in enumerate(SUBLAYER_STYLES):
+        per_token = ratios[:, index, :]
+        low, high = np.percentile(per_token, [10, 90], axis=1)
+        data.append(
+            {
+                "type": "scatter",
+                "x": np.concatenate([layers, layers[::-1]]),
+                "y": np.concatenate([high, low[::-1]]).round(4),
+                "fill": "toself",
+                "mode": "lines",
+                "fillcolor": with_alpha(color, 0.18),
+                "line": {"width": 0},
+                "hoverinfo": "skip",
+                "name": f"{name}: middle 80 % of tokens",
+                "legendgroup": name,
+            }
+        )
+        data.append(
+            {
+                "type": "scatter",
+                "x": layers,
+                "y": np.median(per_token, axis=1).round(4),
+                "mode": "lines+markers",
+                "line": {"color": color, "dash": dash, "width": 3},
+                "name": f"{name}: median token",
+                "legendgroup": name,
+                "hovertemplate": f"layer %{{x}} · {name}<br>median ‖update‖ / ‖stream‖: "
+                "%{y:.2f}<extra></extra>",
+            }
+        )
+    layout = {
+        "height": 420,
+        "font": {"size": FONT_SIZE},
+        "plot_bgcolor": "white",
+        "xaxis": {"title": {"text": "layer"}, "tickvals": layers, "showgrid": False},
+        "yaxis": {
+            "title": {"text": "‖update‖ / ‖stream‖"},
+            "rangemode": "tozero",
+            "gridcolor": "#EEEEEE",
+        },
+        "legend": {"orientation": "h", "y": -0.2, "yanchor": "top"},
+        "margin": MARGIN,
+    }
+    return figure(data, layout)

@@ -42,6 +42,20 @@ class ModelTrace:
 
 
 @dataclass(frozen=True)
+class ResidualUpdates:
+    """Per layer, sublayer (0 = attention, 1 = feed-forward) and token: ‖stream‖ entering
+    the sublayer and ‖update‖ it adds, each (layers, 2, n)."""
+
+    stream: np.ndarray
+    update: np.ndarray
+
+    @property
+    def ratios(self) -> np.ndarray:
+        """‖update‖ / ‖stream‖: how big a nudge each sublayer gives each token."""
+        return self.update / np.maximum(self.stream, np.finfo(np.float32).tiny)
+
+
+@dataclass(frozen=True)
 class _Layer:
     attention: MultiHeadAttention
     attention_norm: LayerNorm
@@ -102,6 +116,23 @@ class PretrainedModel:
             truncated=tokenized.truncated,
             notice=tokenized.notice,
         )
+
+    def residual_updates(self, hidden_states: np.ndarray) -> ResidualUpdates:
+        """For each layer and token of a run's hidden states: the length of the residual
+        stream entering each sublayer and of the update the sublayer adds to it (before
+        the LayerNorm that follows), recomputed from the layer's input."""
+        layers = len(self._layers)
+        n = hidden_states.shape[1]
+        stream = np.empty((layers, 2, n), dtype=np.float32)
+        update = np.empty((layers, 2, n), dtype=np.float32)
+        for index, layer in enumerate(self._layers):
+            x = hidden_states[index]
+            attended = layer.attention(x).output
+            middle = layer.attention_norm(x + attended).output
+            fed = layer.feed_forward(middle).output
+            stream[index] = np.linalg.norm(x, axis=-1), np.linalg.norm(middle, axis=-1)
+            update[index] = np.linalg.norm(attended, axis=-1), np.linalg.norm(fed, axis=-1)
+        return ResidualUpdates(stream, update)
 
     def attention_layer(self, layer: int) -> MultiHeadAttention:
         """A new engine object with layer `layer`'s attention weights (0-based: it reads
