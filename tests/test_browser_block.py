@@ -11,23 +11,13 @@ from tests.browser import screenshot, wait_until_drawn
 pytestmark = pytest.mark.browser
 
 TALL = {"width": 1600, "height": 7600}
-CHARTS = 9
-
-
-def _wait_for_charts(page, count: int, timeout_ms: int = 60_000) -> None:
-    """Wait until `count` charts are drawn: on a fresh server the first run of a page
-    reruns itself through app.py, and a finished-looking empty page can slip through."""
-    page.wait_for_function(
-        f"document.querySelectorAll('[data-testid=\"stPlotlyChart\"]').length === {count}",
-        timeout=timeout_ms,
-    )
-    wait_until_drawn(page, timeout_ms)
+CHARTS = 11  # §1: 5 (two of them MiniLM), §2: 2, §3: 4
 
 
 def test_default_view(app_url, page):
     page.set_viewport_size(TALL)
     page.goto(f"{app_url}/block")
-    _wait_for_charts(page, CHARTS)
+    wait_until_drawn(page, min_charts=CHARTS)
     assert page.locator('[data-testid="stException"]').count() == 0
     assert page.locator('[data-testid="stMetric"]').count() == 4
     screenshot(page, "block_default")
@@ -37,7 +27,7 @@ def test_sixteen_heads_and_sixty_four_tokens(app_url, page):
     page.set_viewport_size(TALL)
     words = "%20".join(f"w{i}" for i in range(64))
     page.goto(f"{app_url}/block?heads=16&d_model=384&text={words}")
-    _wait_for_charts(page, CHARTS, timeout_ms=120_000)
+    wait_until_drawn(page, 120_000, min_charts=CHARTS)
     assert page.locator('[data-testid="stException"]').count() == 0
     screenshot(page, "block_16_heads_64_tokens")
 
@@ -45,7 +35,7 @@ def test_sixteen_heads_and_sixty_four_tokens(app_url, page):
 def test_unknown_words_and_markup_get_a_plain_message(app_url, page):
     page.set_viewport_size(TALL)
     page.goto(f"{app_url}/block")
-    _wait_for_charts(page, CHARTS)
+    wait_until_drawn(page, min_charts=CHARTS)
     box = page.get_by_label("English (source)")
     box.fill("you are <b>sleepy</b> <img src=x onerror=window.__pwned=1>")
     box.press("Enter")
@@ -64,7 +54,7 @@ def test_unknown_words_and_markup_get_a_plain_message(app_url, page):
 def test_depth_slider_and_example_rerun_their_own_section(app_url, page):
     page.set_viewport_size(TALL)
     page.goto(f"{app_url}/block")
-    _wait_for_charts(page, CHARTS)
+    wait_until_drawn(page, min_charts=CHARTS)
     thumb = page.get_by_role("slider", name="Depth for the picture below")
     thumb.focus()
     thumb.press("ArrowRight")
@@ -81,7 +71,7 @@ def test_depth_slider_and_example_rerun_their_own_section(app_url, page):
                  .some(i => i.value === 'Sie sind müde')""",
         timeout=30_000,
     )
-    _wait_for_charts(page, CHARTS)
+    wait_until_drawn(page, min_charts=CHARTS)
     assert page.locator('[data-testid="stException"]').count() == 0
     assert "block_target=Sie" in page.url
     screenshot(page, "block_sie_sind_muede")
