@@ -4,6 +4,7 @@ attention in a small hand-built translation example."""
 
 import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from attention.blocks import FEED_FORWARD
 from attention.figures.block import (
@@ -66,6 +67,24 @@ def _head_list(kind: str) -> None:
             for title, (_, what) in zip(_titles(kind), HEADS[kind], strict=True)
         )
     )
+
+
+def _maps_beside_heads(
+    kind: str, weights: np.ndarray, query_tokens: list[str], **grid_options: object
+) -> DeltaGenerator:
+    """One attention's maps (left) beside what its hand-built heads do (right); returns
+    the right-hand column for the section's own remark."""
+    maps, table = st.columns([3, 2], vertical_alignment="center")
+    with maps:
+        show_chart(
+            attention_grid(
+                weights, query_tokens, titles=_titles(kind), columns=2, panel_px=260, **grid_options
+            ),
+            key=f"block_{kind}",
+        )
+    with table:
+        _head_list(kind)
+    return table
 
 
 @st.fragment
@@ -288,20 +307,7 @@ def three_attentions() -> None:
 
     source_tokens, target_tokens = list(example.source_tokens), list(example.target_tokens)
     st.subheader("Encoder self-attention: every English word sees every other")
-    maps, table = st.columns([3, 2], vertical_alignment="center")
-    with maps:
-        show_chart(
-            attention_grid(
-                example.encoder_weights,
-                source_tokens,
-                titles=_titles("encoder"),
-                columns=2,
-                panel_px=260,
-            ),
-            key="block_encoder",
-        )
-    with table:
-        _head_list("encoder")
+    _maps_beside_heads("encoder", example.encoder_weights, source_tokens)
 
     st.subheader("Decoder causal self-attention: only the words already written")
     st.markdown(
@@ -309,21 +315,13 @@ def three_attentions() -> None:
         "When it writes word *i*, the words after it do not exist yet — so in training, "
         "where the whole sentence is fed at once, the mask blocks them (grey cells)."
     )
-    maps, table = st.columns([3, 2], vertical_alignment="center")
-    with maps:
-        show_chart(
-            attention_grid(
-                example.decoder_weights,
-                target_tokens,
-                allowed=example.decoder.sublayers[0].detail.mask,
-                titles=_titles("decoder"),
-                columns=2,
-                panel_px=260,
-            ),
-            key="block_decoder",
-        )
+    table = _maps_beside_heads(
+        "decoder",
+        example.decoder_weights,
+        target_tokens,
+        allowed=example.decoder.sublayers[0].detail.mask,
+    )
     with table:
-        _head_list("decoder")
         word, weight = example.strongest_key("decoder", "formality")
         st.markdown(
             f"Here the **formality** head at the last word puts **{weight:.0%}** of its weight "
@@ -332,23 +330,15 @@ def three_attentions() -> None:
         )
 
     st.subheader("Cross-attention: German words ask the English sentence")
-    maps, table = st.columns([3, 2], vertical_alignment="center")
-    with maps:
-        show_chart(
-            attention_grid(
-                example.cross_weights,
-                target_tokens,
-                source_tokens,
-                titles=_titles("cross"),
-                query_side="German: query",
-                key_side="English: key",
-                columns=2,
-                panel_px=260,
-            ),
-            key="block_cross",
-        )
+    table = _maps_beside_heads(
+        "cross",
+        example.cross_weights,
+        target_tokens,
+        key_tokens=source_tokens,
+        query_side="German: query",
+        key_side="English: key",
+    )
     with table:
-        _head_list("cross")
         word, weight = example.strongest_key("cross", "number & formality", query=0)
         st.markdown(
             "Here the **number & formality** head at `<s>`, about to choose the first word, "
