@@ -16,9 +16,9 @@ import numpy as np
 
 from attention.cost import AttentionCost, attention_cost
 from attention.validation import (
-    check_finite_array,
+    check_array,
     check_positive_float,
-    check_shape,
+    check_tokens,
     resolve_d_head,
 )
 
@@ -158,7 +158,7 @@ class MultiHeadAttention:
             dtype = np.result_type(w_q, w_k, w_v, w_o, np.float32)
         mha = cls(d_model, n_heads, d_head, seed=0, bias=False, dtype=dtype)
         mha.w_q, mha.w_k, mha.w_v = w_q, w_k, w_v
-        mha.w_o = _as_checked(mha, "w_o", w_o, (n_heads * d_head, d_model))
+        mha.w_o = check_array("w_o", w_o, (n_heads * d_head, d_model), mha.dtype)
         biases = {"b_q": b_q, "b_k": b_k, "b_v": b_v, "b_o": b_o}
         for name, value in biases.items():
             if value is not None:
@@ -180,11 +180,11 @@ class MultiHeadAttention:
 
     def _set_weight(self, index: int, name: str, value: np.ndarray) -> None:
         shape = (self.n_heads, self.d_model, self.d_head)
-        self._weight_view(index)[...] = _as_checked(self, name, value, shape)
+        self._weight_view(index)[...] = check_array(name, value, shape, self.dtype)
 
     def _set_bias(self, index: int, name: str, value: np.ndarray) -> None:
         shape = (self.n_heads, self.d_head)
-        self._bias_view(index)[...] = _as_checked(self, name, value, shape)
+        self._bias_view(index)[...] = check_array(name, value, shape, self.dtype)
 
     w_q = property(lambda s: s._weight_view(0), lambda s, v: s._set_weight(0, "w_q", v))
     w_k = property(lambda s: s._weight_view(1), lambda s, v: s._set_weight(1, "w_k", v))
@@ -199,7 +199,7 @@ class MultiHeadAttention:
 
     @b_o.setter
     def b_o(self, value: np.ndarray) -> None:
-        self._b_o = _as_checked(self, "b_o", value, (self.d_model,))
+        self._b_o = check_array("b_o", value, (self.d_model,), self.dtype)
 
     def cost(self, n_q: int, n_k: int | None = None) -> AttentionCost:
         """Parameters and multiply-adds of one forward pass over n_q queries, n_k keys."""
@@ -279,15 +279,9 @@ class MultiHeadAttention:
         return AttentionTrace(q, k, v, scores, weights, heads, concat, output, allowed)
 
     def _as_input(self, name: str, array: np.ndarray) -> np.ndarray:
-        array = np.asarray(array, dtype=self.dtype)
-        if array.ndim < 2 or array.shape[-1] != self.d_model:
-            raise ValueError(
-                f"{name} must have shape (..., n_tokens, d_model={self.d_model}); "
-                f"got shape {array.shape}."
-            )
+        array = check_tokens(name, array, self.d_model, self.dtype)
         if array.shape[-2] < 1:
             raise ValueError(f"{name} must hold at least one token; got shape {array.shape}.")
-        check_finite_array(name, array)
         return array
 
 
@@ -325,15 +319,6 @@ def _broadcast_batch(x_batch: tuple[int, ...], c_batch: tuple[int, ...]) -> tupl
             f"context's leading (batch) dimensions must broadcast with x's; "
             f"got x batch {x_batch} and context batch {c_batch}."
         ) from None
-
-
-def _as_checked(
-    mha: MultiHeadAttention, name: str, value: np.ndarray, shape: tuple[int, ...]
-) -> np.ndarray:
-    array = np.asarray(value, dtype=mha.dtype)
-    check_shape(name, array, shape)
-    check_finite_array(name, array)
-    return array
 
 
 def _check_dtype(dtype: type) -> type:

@@ -10,10 +10,10 @@ import numpy as np
 from scipy.special import erf as scipy_erf
 
 from attention.validation import (
-    check_finite_array,
+    check_array,
     check_positive_float,
     check_positive_int,
-    check_shape,
+    check_tokens,
 )
 
 ACTIVATIONS = ("gelu", "relu")
@@ -84,7 +84,7 @@ class LayerNorm:
         self.bias = np.zeros(self.d_model, dtype=dtype)
 
     def __call__(self, x: np.ndarray) -> LayerNormTrace:
-        x = _as_tokens("x", x, self.d_model, self.gain.dtype)
+        x = check_tokens("x", x, self.d_model, self.gain.dtype)
         mean = x.mean(axis=-1, keepdims=True)
         centred = x - mean
         std = np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + self.eps)
@@ -96,8 +96,8 @@ class LayerNorm:
         """A LayerNorm with given (learned) gain and bias of shape (d_model,)."""
         gain = np.asarray(gain)
         norm = cls(gain.shape[-1], eps=eps, dtype=gain.dtype)
-        norm.gain = _checked("gain", gain, (norm.d_model,))
-        norm.bias = _checked("bias", np.asarray(bias, dtype=gain.dtype), (norm.d_model,))
+        norm.gain = check_array("gain", gain, (norm.d_model,), gain.dtype)
+        norm.bias = check_array("bias", bias, (norm.d_model,), gain.dtype)
         return norm
 
     def __repr__(self) -> str:
@@ -162,14 +162,14 @@ class FeedForward:
             raise ValueError(f"w_1 must have shape (d_model, d_ff); got shape {w_1.shape}.")
         d_model, d_ff = w_1.shape
         ff = cls(d_model, d_ff, activation, seed=0, dtype=w_1.dtype)
-        ff.w_1 = _checked("w_1", w_1, (d_model, d_ff))
-        ff.b_1 = _checked("b_1", np.asarray(b_1, dtype=w_1.dtype), (d_ff,))
-        ff.w_2 = _checked("w_2", np.asarray(w_2, dtype=w_1.dtype), (d_ff, d_model))
-        ff.b_2 = _checked("b_2", np.asarray(b_2, dtype=w_1.dtype), (d_model,))
+        ff.w_1 = check_array("w_1", w_1, (d_model, d_ff), w_1.dtype)
+        ff.b_1 = check_array("b_1", b_1, (d_ff,), w_1.dtype)
+        ff.w_2 = check_array("w_2", w_2, (d_ff, d_model), w_1.dtype)
+        ff.b_2 = check_array("b_2", b_2, (d_model,), w_1.dtype)
         return ff
 
     def __call__(self, x: np.ndarray) -> FeedForwardTrace:
-        x = _as_tokens("x", x, self.d_model, self.w_1.dtype)
+        x = check_tokens("x", x, self.d_model, self.w_1.dtype)
         pre_activation = x @ self.w_1 + self.b_1
         hidden = gelu(pre_activation) if self.activation == "gelu" else relu(pre_activation)
         return FeedForwardTrace(pre_activation, hidden, hidden @ self.w_2 + self.b_2)
@@ -178,20 +178,3 @@ class FeedForward:
         return (
             f"FeedForward(d_model={self.d_model}, d_ff={self.d_ff}, activation={self.activation!r})"
         )
-
-
-def _checked(name: str, array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    check_shape(name, array, shape)
-    check_finite_array(name, array)
-    return array
-
-
-def _as_tokens(name: str, x: np.ndarray, d_model: int, dtype: np.dtype) -> np.ndarray:
-    """Check that x is finite with shape (..., n_tokens, d_model); cast to the layer's dtype."""
-    x = np.asarray(x, dtype=dtype)
-    if x.ndim < 2 or x.shape[-1] != d_model:
-        raise ValueError(
-            f"{name} must have shape (..., n_tokens, d_model={d_model}); got shape {x.shape}."
-        )
-    check_finite_array(name, x)
-    return x

@@ -58,3 +58,22 @@ def resolve_d_head(d_model: int, n_heads: int, d_head: int | None) -> int:
             )
         d_head = d_model // n_heads
     return check_positive_int("d_head", d_head)
+
+
+def check_array(name: str, value: object, shape: tuple[int, ...], dtype: type) -> np.ndarray:
+    """`value` as a finite array of `dtype` with exactly `shape` (a weight or a bias)."""
+    array = np.asarray(value, dtype=dtype)
+    check_shape(name, array, shape)
+    check_finite_array(name, array)
+    return array
+
+
+def check_tokens(name: str, value: object, d_model: int, dtype: type) -> np.ndarray:
+    """`value` as finite tokens of `dtype` with shape (..., n_tokens, d_model)."""
+    array = np.asarray(value, dtype=dtype)
+    if array.ndim < 2 or array.shape[-1] != d_model:
+        raise ValueError(
+            f"{name} must have shape (..., n_tokens, d_model={d_model}); got shape {array.shape}."
+        )
+    check_finite_array(name, array)
+    return array

@@ -34,11 +34,6 @@ def open_page(**query: str) -> AppTest:
     return at
 
 
-def figures(at: AppTest) -> dict[str, dict]:
-    charts = at.get("plotly_chart")
-    return {chart.proto.id.split("-")[-1]: json.loads(chart.proto.spec) for chart in charts}
-
-
 def figure_by_traces(at: AppTest, kind: str, count: int | None = None) -> dict:
     """The first figure whose traces are all (or, with `count`, exactly `count`) `kind`."""
     for spec in (json.loads(c.proto.spec) for c in at.get("plotly_chart")):
