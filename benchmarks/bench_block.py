@@ -39,7 +39,7 @@ from attention.runtime import tune_process
 from attention.toy import toy_inputs
 from attention.translation import build_translation_model
 from benchmarks.common import THREADS, median_seconds, pin_threads, print_table
-from tests.browser import ROOT
+from harness.browser import ROOT
 
 TOKENS = (8, 16, 32, 64)
 WIDTHS = ((64, 4, "default"), (384, 16, "widest"))

@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from attention.pretrained import load_pretrained
 from benchmarks.common import print_table
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, free_port, start_app, wait_until_drawn
+from harness.browser import CHROMIUM, CHROMIUM_ARGS, free_port, start_app, wait_until_drawn
 
 TOKEN_COUNTS = (16, 64, 128, 512)
 REPEATS = 3

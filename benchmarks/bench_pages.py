@@ -29,7 +29,7 @@ from attention.head_spaces import head_spaces, neighbours
 from attention.runtime import tune_process
 from attention.toy import toy_inputs
 from benchmarks.common import median_seconds, print_table
-from tests.browser import ROOT
+from harness.browser import ROOT
 from ui.scenario import DEFAULT_TEXT
 
 LONG_TEXT = "The quick brown fox jumps over the lazy dog while seven owls watch. " * 6

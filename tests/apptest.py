@@ -11,7 +11,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from attention.toy import toy_inputs
-from tests.browser import ROOT
+from harness.browser import ROOT
 
 
 def open_page(path: str | None = None, **query: str) -> AppTest:

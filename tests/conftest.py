@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, free_port, start_app
+from harness.browser import CHROMIUM, CHROMIUM_ARGS, free_port, start_app
 
 
 def _need_browser() -> None:

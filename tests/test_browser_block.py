@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import screenshot, wait_until_drawn
+from harness.browser import screenshot, wait_until_drawn
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.browser import SCREENSHOTS, screenshot, wait_until_drawn
+from harness.browser import SCREENSHOTS, screenshot, wait_until_drawn
 
 pytestmark = pytest.mark.browser
 

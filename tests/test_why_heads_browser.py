@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from tests.browser import screenshot, wait_until_drawn
+from harness.browser import screenshot, wait_until_drawn
 
 pytestmark = pytest.mark.browser
 

@@ -1,5 +1,6 @@
-"""Helpers for real-browser tests: serve the app, open pages in headless Chromium and
-wait until Streamlit has finished and every chart is drawn."""
+"""Serve the app and open pages in headless Chromium, the helpers that the real-browser
+tests and the browser benchmarks share: start `streamlit run`, wait until Streamlit has
+finished and every chart is drawn, take screenshots."""
 
 from __future__ import annotations
 
