@@ -318,39 +318,42 @@ def reference_residual_norms(hidden_states: np.ndarray) -> tuple[np.ndarray, np.
     layers, n = hidden.shape[0] - 1, hidden.shape[1]
     stream, update = np.empty((layers, 2, n)), np.empty((layers, 2, n))
     for layer in range(layers):
-
-        def get(name: str) -> np.ndarray:
-            return tensors[f"encoder.layer.{layer}.{name}"].astype(np.float64)
-
-        def per_head(name: str) -> np.ndarray:  # torch Linear (out, in) -> (heads, in, d_head)
-            return get(f"attention.self.{name}.weight").T.reshape(d, heads, -1).transpose(1, 0, 2)
-
-        def bias(name: str) -> np.ndarray:
-            return get(f"attention.self.{name}.bias").reshape(heads, -1)
-
-        def norm(x: np.ndarray, name: str) -> np.ndarray:
-            return reference_layer_norm(x, eps) * get(f"{name}.weight") + get(f"{name}.bias")
-
+        prefix = f"encoder.layer.{layer}."
+        t = {
+            name.removeprefix(prefix): array.astype(np.float64)
+            for name, array in tensors.items()
+            if name.startswith(prefix)
+        }
+        # torch's Linear stores (out, in): W_Q etc. become (heads, in, d_head)
+        w_qkv = [
+            t[f"attention.self.{name}.weight"].T.reshape(d, heads, -1).transpose(1, 0, 2)
+            for name in ("query", "key", "value")
+        ]
+        b_qkv = [
+            t[f"attention.self.{name}.bias"].reshape(heads, -1)
+            for name in ("query", "key", "value")
+        ]
         x = hidden[layer]
         attended = reference_attention(
             x,
-            *(per_head(name) for name in ("query", "key", "value")),
-            get("attention.output.dense.weight").T,
-            *(bias(name) for name in ("query", "key", "value")),
-            get("attention.output.dense.bias"),
+            *w_qkv,
+            t["attention.output.dense.weight"].T,
+            *b_qkv,
+            t["attention.output.dense.bias"],
         )["output"]
-        middle = norm(x + attended, "attention.output.LayerNorm")
+        norm = t["attention.output.LayerNorm.weight"], t["attention.output.LayerNorm.bias"]
+        middle = reference_layer_norm(x + attended, eps) * norm[0] + norm[1]
         fed = reference_feed_forward(
             middle,
-            get("intermediate.dense.weight").T,
-            get("intermediate.dense.bias"),
-            get("output.dense.weight").T,
-            get("output.dense.bias"),
+            t["intermediate.dense.weight"].T,
+            t["intermediate.dense.bias"],
+            t["output.dense.weight"].T,
+            t["output.dense.bias"],
             "gelu",
         )["output"]
-        np.testing.assert_allclose(
-            norm(middle + fed, "output.LayerNorm"), hidden[layer + 1], atol=HIDDEN_TOL
-        )
+        norm = t["output.LayerNorm.weight"], t["output.LayerNorm.bias"]
+        output = reference_layer_norm(middle + fed, eps) * norm[0] + norm[1]
+        np.testing.assert_allclose(output, hidden[layer + 1], atol=HIDDEN_TOL)
         stream[layer] = np.linalg.norm(x, axis=-1), np.linalg.norm(middle, axis=-1)
         update[layer] = np.linalg.norm(attended, axis=-1), np.linalg.norm(fed, axis=-1)
     return stream, update
