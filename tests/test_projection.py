@@ -96,3 +96,47 @@ def test_procrustes_keeps_distances():
     aligned = align_to(a, b)
     dist = lambda p: np.linalg.norm(p[:, None] - p[None], axis=-1)  # noqa: E731
     np.testing.assert_allclose(dist(aligned), dist(a), atol=1e-12)
+
+
+def _orthogonal_grid(steps: int = 7200) -> np.ndarray:
+    """Every rotation of the plane in steps of 360°/steps, each also followed by a
+    reflection: (2·steps, 2, 2) candidate maps for a brute-force search."""
+    theta = np.linspace(0, 2 * np.pi, steps, endpoint=False)
+    c, s = np.cos(theta), np.sin(theta)
+    rotations = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)
+    return np.concatenate([rotations, rotations @ np.diag([1.0, -1.0])])
+
+
+GRID = _orthogonal_grid()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 12), st.booleans(), st.integers(0, 10**6))
+def test_procrustes_map_is_orthogonal_and_no_angle_fits_better(n, related, seed):
+    """align_to applies one orthogonal map about the moving set's centre, and its
+    residual is the least of every rotation and reflection on a 0.05° grid."""
+    rng = np.random.default_rng(seed)
+    moving = rng.normal(size=(n, 2)) * rng.uniform(0.1, 10, size=2) + rng.normal(size=2) * 5
+    if related:  # a noisy rotated or mirrored copy, so one map clearly wins
+        reference = moving @ GRID[rng.integers(len(GRID))] + rng.normal(size=(n, 2)) * 0.3
+    else:
+        reference = rng.normal(size=(n, 2)) * 3
+    aligned = align_to(moving, reference)
+    centre = moving.mean(axis=0)
+    np.testing.assert_allclose(aligned.mean(axis=0), centre, atol=1e-9 * (1 + abs(centre).max()))
+    before, after = moving - centre, aligned - centre
+    target = reference - reference.mean(axis=0)
+    fitted, *_ = np.linalg.lstsq(before, after, rcond=None)
+    np.testing.assert_allclose(before @ fitted, after, atol=1e-9 * abs(before).max())
+    np.testing.assert_allclose(fitted.T @ fitted, np.eye(2), atol=1e-9)
+
+    residual = np.linalg.norm(after - target)
+    searched = np.linalg.norm(before @ GRID - target, axis=(1, 2))
+    best = searched.min()
+    scale = np.linalg.norm(before) * np.linalg.norm(target)
+    assert residual <= best + 1e-9 * (1 + scale)
+    assert best - residual <= 1e-5 * (1 + scale)  # the grid finds the same optimum
+    kind = np.sign(np.linalg.det(GRID[searched.argmin()]))
+    others = searched[np.sign(np.linalg.det(GRID)) != kind].min()
+    if others - best > 1e-3 * (1 + scale):  # one kind clearly fits better
+        assert np.sign(np.linalg.det(fitted)) == kind
