@@ -1,5 +1,5 @@
-"""Every page through Streamlit's AppTest: opens without exception at the default
-scenario, and the shared sidebar keeps the scenario in the URL."""
+"""Every page through Streamlit's AppTest: opens without an exception or an error message
+at the default scenario, and the shared sidebar keeps the scenario in the URL."""
 
 from __future__ import annotations
 
@@ -7,6 +7,13 @@ import pytest
 
 from attention.experiments.training.train import TrainingConfig
 from tests.apptest import chart, open_page, traces
+
+
+def assert_no_failure(at) -> None:
+    """Neither an exception nor an st.error anywhere on the page (main or sidebar)."""
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+
 
 PAGES = [
     "pages/home.py",
@@ -21,7 +28,7 @@ PAGES = [
 @pytest.mark.parametrize("path", PAGES)
 def test_every_page_opens_without_exception(path):
     at = open_page(path)
-    assert not at.exception, at.exception
+    assert_no_failure(at)
     assert at.title, "each page has a title"
     assert at.sidebar.text_area(key="text").value
 
@@ -35,7 +42,7 @@ def test_changed_knobs_go_into_the_url_and_defaults_stay_out():
 
 def test_url_scenario_is_loaded_into_the_widgets():
     at = open_page(None, heads="2", d_model="16", seed="7", causal="1", text="one two three")
-    assert not at.exception
+    assert_no_failure(at)
     assert at.sidebar.slider(key="heads").value == 2
     assert at.sidebar.select_slider(key="d_model").value == 16
     assert at.sidebar.number_input(key="seed").value == 7
@@ -48,7 +55,7 @@ def test_url_scenario_is_loaded_into_the_widgets():
 )
 def test_junk_url_values_become_defaults_with_a_notice(name, junk):
     at = open_page(**{name: junk})
-    assert not at.exception
+    assert_no_failure(at)
     notices = " ".join(i.value for i in at.info)
     assert f"{name}='{junk}'" in notices and "using the default" in notices
 
@@ -56,7 +63,7 @@ def test_junk_url_values_become_defaults_with_a_notice(name, junk):
 def test_empty_sentence_falls_back_to_the_default_with_a_message():
     at = open_page()
     at.sidebar.text_area(key="text").input("   ").run()
-    assert not at.exception
+    assert_no_failure(at)
     assert any("empty" in i.value for i in at.info)
 
 
@@ -75,7 +82,7 @@ ODD_TEXTS = [
 @pytest.mark.parametrize("path", ["pages/head_spaces.py", "pages/attention_maps.py"])
 def test_odd_sentences_give_a_picture_not_an_exception(path, text):
     at = open_page(path, text=text)
-    assert not at.exception, at.exception
+    assert_no_failure(at)
     assert at.get("plotly_chart"), "every odd sentence still gets its charts"
     for block in at.markdown:
         assert "<script>" not in block.value and "<b>" not in block.value
@@ -95,14 +102,14 @@ def test_odd_sentences_give_a_picture_not_an_exception(path, text):
 @pytest.mark.parametrize("path", ["pages/head_spaces.py", "pages/attention_maps.py"])
 def test_extreme_knob_combinations_draw(path, knobs):
     at = open_page(path, **knobs)
-    assert not at.exception, at.exception
+    assert_no_failure(at)
     assert len(at.get("plotly_chart")) >= 4
     assert not any("nan" in c.value.lower() for c in at.caption)
 
 
 def test_long_text_is_cut_to_64_tokens_with_a_notice():
     at = open_page("pages/attention_maps.py", text=" ".join(f"w{i}" for i in range(100)))
-    assert not at.exception
+    assert_no_failure(at)
     assert any("at most 64 tokens" in i.value and "has 100" in i.value for i in at.info)
 
 
@@ -110,7 +117,7 @@ def test_trained_source_shows_page_3s_heads_focused_on_the_question_mark():
     config = TrainingConfig()
     at = open_page("pages/head_spaces.py")
     at.sidebar.radio(key="source").set_value("trained").run()
-    assert not at.exception
+    assert_no_failure(at)
     assert at.sidebar.selectbox(key="focus").value == config.seq_len  # the last token, "?"
     assert at.sidebar.text_area(key="text").disabled
     assert any("Trained source" in i.value for i in at.info)
@@ -120,6 +127,6 @@ def test_trained_source_shows_page_3s_heads_focused_on_the_question_mark():
 def test_cross_attention_is_refused_with_a_message_for_the_trained_source():
     at = open_page("pages/attention_maps.py", source="trained")
     at.segmented_control(key="maps_kind").set_value("cross").run()
-    assert not at.exception
+    assert_no_failure(at)
     assert any("Cross-attention needs a second sentence" in i.value for i in at.info)
     assert len(traces(chart(at, "grid_chart"), "heatmap")) == TrainingConfig().n_heads
