@@ -38,7 +38,13 @@ from attention.rank_collapse import MAX_DEPTH, collapse_runs, relative_pca
 from attention.runtime import tune_process
 from attention.toy import toy_inputs
 from attention.translation import build_translation_model
-from benchmarks.common import THREADS, median_seconds, pin_threads, print_table
+from benchmarks.common import (
+    THREADS,
+    interleaved_medians,
+    median_seconds,
+    pin_threads,
+    print_table,
+)
 from harness.browser import ROOT
 
 TOKENS = (8, 16, 32, 64)
@@ -180,9 +186,12 @@ def main() -> None:
         for n in TOKENS:
             x = toy_inputs(" ".join(f"w{i}" for i in range(n)), d_model).x.astype(np.float32)
             block = EncoderBlock.random(d_model, n_heads, seed=0, dtype=np.float32)
-            ours = median_seconds(partial(block, x), repeats=50, warmup=5)
             run = torch_block(d_model, n_heads, x)
-            theirs = median_seconds(run, repeats=50, warmup=5) if run else float("nan")
+            # alternating blocks of runs, so drifting machine load falls on both alike
+            ours, *rest = interleaved_medians(
+                [partial(block, x), run] if run else [partial(block, x)], 10
+            )
+            theirs = rest[0] if rest else float("nan")
             rows.append((label, n, 1e6 * ours, 1e6 * theirs, ours / theirs))
     print_table(["widths", "tokens", "NumPy µs", "PyTorch µs", "NumPy / PyTorch"], rows)
 

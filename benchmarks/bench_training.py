@@ -24,7 +24,7 @@ from attention.experiments.training.train import (
     train_variant,
 )
 from attention.figures.why_heads import seed_table
-from benchmarks.common import THREADS, median_seconds, pin_threads, print_table
+from benchmarks.common import THREADS, interleaved_medians, pin_threads, print_table
 
 REPEATS = 3  # full training runs per variant (the median is printed)
 
@@ -112,9 +112,12 @@ def main() -> None:
             forward = model.forward(batch.x)
             model.gradients(forward, batch.answers)
 
-        ours = median_seconds(numpy_step, repeats=200, warmup=20)
         reference = torch_step(model, batch.x, batch.answers)
-        theirs = median_seconds(reference, repeats=200, warmup=20) if reference else None
+        # alternating blocks of runs, so drifting machine load falls on both alike
+        ours, *rest = interleaved_medians(
+            [numpy_step, reference] if reference else [numpy_step], 40
+        )
+        theirs = rest[0] if rest else None
         rows.append(
             [
                 variant.label,

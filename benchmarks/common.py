@@ -13,14 +13,14 @@ from threadpoolctl import threadpool_limits
 THREADS = os.cpu_count() or 1
 
 
-def pin_threads() -> None:
+def pin_threads(threads: int = THREADS) -> None:
     """Give NumPy's BLAS and (when importable) PyTorch the same number of threads."""
-    threadpool_limits(THREADS)
+    threadpool_limits(threads)
     try:
         import torch
     except ImportError:
         return
-    torch.set_num_threads(THREADS)
+    torch.set_num_threads(threads)
 
 
 def median_seconds(fn: Callable[[], object], repeats: int = 15, warmup: int = 3) -> float:

@@ -1,25 +1,41 @@
 """The block page in headless Chromium: every chart drawn at the default scenario and at
-16 heads × 64 tokens, a bad translation sentence shows a message, and markup typed
-into it stays text. Screenshots go to artifacts/screenshots/ to look at."""
+16 heads × 64 tokens (read back from the drawn charts), a bad translation sentence shows
+a message, and markup typed into it stays text. Screenshots go to
+artifacts/screenshots/ to look at."""
 
 from __future__ import annotations
 
 import pytest
 
 from harness.browser import screenshot, wait_until_drawn
+from tests.browser_checks import assert_no_failure, drawn
 
 pytestmark = pytest.mark.browser
 
 TALL = {"width": 1600, "height": 7600}
 CHARTS = 11  # §1: 5 (two of them MiniLM), §2: 2, §3: 4
+DECODER_ROWS = "gd => Array.from(gd._fullData[0].y)"  # the decoder's query tokens
+DEFAULT_TOKENS = 11  # "The cat sat on the mat because it was tired."
+
+
+def assert_heads_and_tokens(page, heads: int, tokens: int, width: int) -> None:
+    """The concatenation shows one row per token, heads × d_head columns and a band and
+    an outline per head; the norm bars and the hidden layer have one entry per token."""
+    concat = drawn(page, "block_concat")
+    assert concat["rows"] == [tokens, tokens] and concat["columns"] == [width, width]
+    assert concat["shapes"] == 2 * heads
+    assert drawn(page, "block_norms")["bars"] == 4 * tokens  # 2 sublayers × stream, update
+    assert drawn(page, "block_hidden")["rows"] == [tokens]
 
 
 def test_default_view(app_url, page):
     page.set_viewport_size(TALL)
     page.goto(f"{app_url}/block")
     wait_until_drawn(page, min_charts=CHARTS)
-    assert page.locator('[data-testid="stException"]').count() == 0
+    assert_no_failure(page)
+    assert page.locator('[data-testid="stPlotlyChart"]').count() == CHARTS
     assert page.locator('[data-testid="stMetric"]').count() == 4
+    assert_heads_and_tokens(page, heads=4, tokens=DEFAULT_TOKENS, width=64)
     screenshot(page, "block_default")
 
 
@@ -28,7 +44,8 @@ def test_sixteen_heads_and_sixty_four_tokens(app_url, page):
     words = "%20".join(f"w{i}" for i in range(64))
     page.goto(f"{app_url}/block?heads=16&d_model=384&text={words}")
     wait_until_drawn(page, 120_000, min_charts=CHARTS)
-    assert page.locator('[data-testid="stException"]').count() == 0
+    assert_no_failure(page)
+    assert_heads_and_tokens(page, heads=16, tokens=64, width=384)
     screenshot(page, "block_16_heads_64_tokens")
 
 
@@ -64,6 +81,8 @@ def test_depth_slider_and_example_rerun_their_own_section(app_url, page):
         timeout=30_000,
     )
     assert "block_depth=7" in page.url  # the view can be shared as a link
+    decoder = page.locator(".st-key-block_decoder .js-plotly-plot")
+    assert "Sie" not in decoder.evaluate(DECODER_ROWS)
     page.locator('[data-testid="stSelectbox"]').filter(has_text="Example").click()
     page.get_by_role("option", name="you are tired → Sie sind müde (polite)").click()
     page.wait_for_function(
@@ -72,6 +91,7 @@ def test_depth_slider_and_example_rerun_their_own_section(app_url, page):
         timeout=30_000,
     )
     wait_until_drawn(page, min_charts=CHARTS)
-    assert page.locator('[data-testid="stException"]').count() == 0
+    assert_no_failure(page)
     assert "block_target=Sie" in page.url
+    assert {"Sie", "sind", "müde"} <= set(decoder.evaluate(DECODER_ROWS))
     screenshot(page, "block_sie_sind_muede")

@@ -1,11 +1,13 @@
-"""The head-spaces and attention-maps pages in headless Chromium: screenshots at the
-default and at 8 heads, the animation plays in the browser, a click picks the focus."""
+"""The head-spaces and attention-maps pages in headless Chromium: at the default and at
+8 heads every head's panel is drawn (counted in the DOM), the animation moves the points
+in the browser, a click picks the focus."""
 
 from __future__ import annotations
 
 import pytest
 
 from harness.browser import screenshot, wait_until_drawn
+from tests.browser_checks import assert_no_failure, drawn
 
 pytestmark = pytest.mark.browser
 
@@ -17,6 +19,13 @@ POINT_ON_SCREEN = """([chartIndex, point]) => {
     return [rect.left + xa._offset + xa.d2p(trace.x[point]),
             rect.top + ya._offset + ya.d2p(trace.y[point])];
 }"""
+POINTS = "gd => Array.from(gd._fullData[0].x).concat(Array.from(gd._fullData[0].y))"
+TOKENS = 11  # "The cat sat on the mat because it was tired."
+CHARTS = {"head_spaces": 5, "attention_maps": 4}
+PER_HEAD_CHARTS = {  # charts with one titled panel per head
+    "head_spaces": ["head_space_chart", "heatmap_chart", "values_chart"],
+    "attention_maps": ["grid_chart"],
+}
 
 
 @pytest.mark.parametrize("heads", [4, 8])
@@ -24,10 +33,15 @@ POINT_ON_SCREEN = """([chartIndex, point]) => {
 def test_screenshots_at_default_and_eight_heads(app_url, page, name, heads):
     page.set_viewport_size({"width": 1600, "height": 2600})
     page.goto(f"{app_url}/{name}?heads={heads}" if heads != 4 else f"{app_url}/{name}")
-    wait_until_drawn(page)
-    assert page.locator('[data-testid="stException"]').count() == 0
-    charts = page.locator('[data-testid="stPlotlyChart"]').count()
-    assert charts >= 4
+    wait_until_drawn(page, min_charts=CHARTS[name])
+    assert_no_failure(page)
+    titles = [f"head {h}" for h in range(1, heads + 1)]
+    for key in PER_HEAD_CHARTS[name]:
+        chart = drawn(page, key)
+        assert chart["panels"] == heads, (key, chart["panels"])
+        assert [text.split("<br>")[0].split(" · ")[0] for text in chart["annotations"]] == titles
+    heatmaps = drawn(page, "heatmap_chart" if name == "head_spaces" else "grid_chart")
+    assert heatmaps["heatmaps"] == heads and heatmaps["rows"] == [TOKENS] * heads
     screenshot(page, f"{name}_{heads}_heads")
 
 
@@ -37,6 +51,7 @@ def test_animation_plays_in_the_browser(app_url, page):
     motion = page.locator(".js-plotly-plot").nth(1)
     label = motion.locator(".slider-label").first
     assert "before" in label.text_content()
+    points = motion.evaluate(POINTS)
     requests = []
     page.on("request", lambda r: requests.append(r.url))
     motion.locator(".updatemenu-button", has_text="Play").click()
@@ -49,6 +64,7 @@ def test_animation_plays_in_the_browser(app_url, page):
         timeout=15_000,
     )
     assert not [u for u in requests if "/_stcore/" in u]  # no server round trip
+    assert motion.evaluate(POINTS) != points  # the tokens moved on screen
     screenshot(page, "head_spaces_motion_playing")
 
 
@@ -66,6 +82,7 @@ def test_clicking_a_token_makes_it_the_focus(app_url, page):
         timeout=20_000,
     )
     wait_until_drawn(page)
+    assert_no_failure(page)
     assert "focus=5" in page.url
 
 

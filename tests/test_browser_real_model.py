@@ -1,5 +1,7 @@
-"""The real-model page in headless Chromium: it draws all three charts without an
-exception for a short and a 512-token text, and screenshots are kept to look at."""
+"""The real-model page in headless Chromium: all three charts drawn (72 heads) for a
+short and a 512-token text; colouring the grid by a role frames and labels every head;
+the stretch toggle really changes the large map's colour range; a table row opens its
+head. Screenshots are kept to look at."""
 
 from __future__ import annotations
 
@@ -8,15 +10,17 @@ from urllib.parse import quote
 import pytest
 
 from harness.browser import SCREENSHOTS, screenshot, wait_until_drawn
+from tests.browser_checks import assert_no_failure, drawn
 
 pytestmark = pytest.mark.browser
+HEADS = 72  # MiniLM: 6 layers × 12 heads
 
 
 def open_real_model(page, app_url: str, text: str | None = None) -> None:
     query = "" if text is None else f"?text={quote(text)}"
     page.goto(f"{app_url}/real_model{query}")
     wait_until_drawn(page, timeout_ms=120_000, min_charts=3)
-    assert page.locator('[data-testid="stException"]').count() == 0
+    assert_no_failure(page)
 
 
 def test_real_model_page_draws_every_chart(app_url, page):
@@ -37,11 +41,18 @@ def test_real_model_page_draws_every_chart(app_url, page):
 
 def test_real_model_page_role_view(app_url, page):
     open_real_model(page, app_url)
+    before = drawn(page, "real_grid")
+    assert not before["hasColoraxis2"] and before["shapes"] == 1  # the opened head's frame
+    assert len(before["annotations"]) == 12  # the head titles
     page.locator('[data-testid="stSelectbox"]').filter(has_text="Colour the grid").click()
     page.get_by_role("option", name="[SEP]").click()
+    page.wait_for_url("**real_role=%5BSEP%5D**", timeout=60_000)  # a link to share
     wait_until_drawn(page, timeout_ms=120_000, min_charts=3)
-    assert page.locator('[data-testid="stException"]').count() == 0
-    assert "real_role=%5BSEP%5D" in page.url  # the view can be shared as a link
+    assert_no_failure(page)
+    after = drawn(page, "real_grid")
+    assert after["hasColoraxis2"] and after["shapes"] == 1 + HEADS
+    values = [float(text) for text in after["annotations"][len(before["annotations"]) :]]
+    assert len(values) == HEADS and all(0 <= v <= 1 for v in values) and max(values) > 0
     grid = page.locator('[data-testid="stPlotlyChart"]').first
     grid.screenshot(path=str(SCREENSHOTS / "real_model_grid_role_sep.png"))
 
@@ -53,8 +64,15 @@ def test_real_model_page_with_512_tokens(app_url, page):
     assert (
         page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot .plot-container').count() == 3
     )
+    shared = drawn(page, "real_head_map")
+    assert shared["rows"] == [512] and shared["colorRange"] == [0, 1]
     page.get_by_text("Stretch the colours to this head's largest weight").click()
+    page.wait_for_url("**real_stretch=true**", timeout=60_000)
     wait_until_drawn(page, timeout_ms=120_000, min_charts=3)
+    stretched = drawn(page, "real_head_map")
+    assert stretched["colorRange"][0] == 0
+    assert stretched["colorRange"][1] == pytest.approx(stretched["zMax"], rel=1e-6)
+    assert stretched["zMax"] < 1  # 512 tokens spread every head's weight thinner
     charts = page.locator('[data-testid="stPlotlyChart"]')
     for index, name in enumerate(["grid", "head_stretched", "paths"]):
         charts.nth(index).screenshot(path=str(SCREENSHOTS / f"real_model_512_{name}.png"))
@@ -69,4 +87,5 @@ def test_clicking_a_table_row_opens_that_head(app_url, page):
     page.mouse.click(box["x"] + 18, box["y"] + 3.5 * row_px)  # row 3's checkbox: layer 1 head 3
     page.locator("h2", has_text="Layer 1 · head 3 up close").wait_for(timeout=60_000)
     wait_until_drawn(page, timeout_ms=120_000, min_charts=3)
-    assert page.locator('[data-testid="stException"]').count() == 0
+    assert_no_failure(page)
+    assert drawn(page, "real_head_map")["annotations"][0] == "layer 1 · head 3"

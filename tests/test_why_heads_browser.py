@@ -1,5 +1,6 @@
 """The "Why several heads?" page in a real headless Chromium: it draws every section,
-trains the four variants at the default settings when asked, and whole-page screenshots
+trains the four variants at the default settings when asked (every variant's loss curve
+runs over every step, every variant's head maps are drawn), and whole-page screenshots
 are saved under artifacts/screenshots/ to look at."""
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from attention.experiments.training.train import TrainingConfig
 from harness.browser import screenshot, wait_until_drawn
+from tests.browser_checks import assert_no_failure, drawn
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +34,8 @@ def whole_page_screenshot(page, name: str):
 def test_page_draws_and_trains_in_the_browser(app_url, page):
     page.goto(f"{app_url}/why_heads")
     wait_until_drawn(page)
-    assert page.locator('[data-testid="stException"]').count() == 0
+    assert_no_failure(page)
+    assert page.locator(".st-key-wh_loss").count() == 0
     before = page.locator('[data-testid="stPlotlyChart"]').count()
     assert before >= 8
     whole_page_screenshot(page, "why_heads_before_training")
@@ -39,9 +43,13 @@ def test_page_draws_and_trains_in_the_browser(app_url, page):
     page.get_by_role("button", name="Train the four variants").click()
     page.wait_for_selector('[data-testid="stProgress"]', timeout=30_000)
     wait_until_drawn(page, timeout_ms=180_000)
-    assert page.locator('[data-testid="stException"]').count() == 0
+    assert_no_failure(page)
     assert page.locator('[data-testid="stPlotlyChart"]').count() >= before + 2
     assert page.get_by_text("(d) 4 heads × 8, sliced input").count() >= 1
+    config = TrainingConfig()
+    loss = drawn(page, "wh_loss")  # per variant: raw losses (unnamed), then their mean
+    assert loss["names"][1::2] == [variant.label for variant in config.variants()]
+    assert loss["rows"] == [config.steps] * 2 * len(config.variants())
     # Each variant's panel of trained head maps shows at least one dark (weight > ~0.5)
     # cell. A numeric-looking token such as "5" once turned three of the four panels'
     # axes linear, which drew them blank.
