@@ -71,7 +71,8 @@ def test_real_model_page_with_512_tokens(app_url, page):
     wait_until_drawn(page, timeout_ms=120_000, min_charts=3)
     stretched = drawn(page, "real_head_map")
     assert stretched["colorRange"][0] == 0
-    assert stretched["colorRange"][1] == pytest.approx(stretched["zMax"], rel=1e-6)
+    # the scale tops out at the largest weight drawn (the figure rounds z to 5 decimals)
+    assert stretched["colorRange"][1] == pytest.approx(stretched["zMax"], abs=1e-5)
     assert stretched["zMax"] < 1  # 512 tokens spread every head's weight thinner
     charts = page.locator('[data-testid="stPlotlyChart"]')
     for index, name in enumerate(["grid", "head_stretched", "paths"]):
