@@ -4,20 +4,29 @@ three in float32. Before anything is timed, each one's weights and output are ch
 against the same loop run in float64 on the same (float32-exact) weights.
 
 Then the softmax's exp, which issue 12 found to dominate the engine's softmax on CPUs
-without AVX-512. What was tried (numbers from this 2-core Xeon, per element of the
-12 × 512 × 512 BERT-base scores, one thread, other agents loading the machine): NumPy's
-float32 `exp` costs 0.38–0.43 ns with its AVX-512 kernels, 0.75–0.93 ns with its AVX2
-kernels and 1.7–2.0 ns on the SSE baseline (the last two simulated here with
-NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR" [and "X86_V3"]): so AVX2 alone
-is vectorised too; NumPy falls back to scalar code only where its dispatcher does not
-find the whole x86-64-v3 group (AVX2, FMA3, BMI1/2, F16C, LZCNT, MOVBE), which a VM may
-hide. The alternative, Cephes' expf (range reduction exp(x) = 2^k · p(r) with a degree-7
-polynomial, 2^k added into the exponent bits through an int32 view) written as NumPy
-ufuncs on 32K-element blocks that stay in cache, is as accurate (1.3 half-ulps against
-NumPy's 1.0–3.1) but needs 22 passes over the block at 0.09–0.15 ns each: 2.8–4.3 ns
-per element, 1.5× slower than even the scalar baseline and 7× slower than AVX-512.
-float64 `exp` is vectorised only with AVX-512 (5 ns per element on AVX2). So the engine
-keeps NumPy's exp; the table below re-measures the candidate on whatever machine runs it.
+without AVX-512. No faster exp exists in NumPy/SciPy terms, measured on this 2-core
+Xeon (which has AVX-512; AVX2 and the SSE baseline simulated with
+NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR" [plus "X86_V3"] and
+OPENBLAS_CORETYPE=Haswell), per element of the 12 × 512 × 512 BERT-base scores, one
+thread, fastest of 15 runs while other agents loaded the machine:
+
+| NumPy's kernels | np.exp float32 | Cephes expf as ufuncs | max relative error |
+|---|---|---|---|
+| AVX-512 (X86_V4) | 0.38–0.43 ns | 2.8–5.2 ns (7–13×) | np.exp 2e-7, Cephes 8e-8 |
+| AVX2 (X86_V3) | 0.75–0.93 ns | 2.9–4.2 ns (2.5–4×) | np.exp 2e-7, Cephes 8e-8 |
+| SSE baseline | 1.7–2.0 ns | 3.1–6.7 ns (1.6–2.2×) | np.exp 6e-8, Cephes 8e-8 |
+
+NumPy's float32 exp is vectorised on AVX2 too; it falls back to its baseline code
+only where NumPy's dispatcher does not find the whole x86-64-v3 group (AVX2, FMA3,
+BMI1/2, F16C, LZCNT, MOVBE: a VM may hide one), as the "SIMD kernels found" line shows. The
+candidate (exp(x) = 2^k · p(r) with Cephes' polynomial, 2^k added into the exponent bits
+through an int32 view, on 32K-element blocks that stay in cache) is as accurate but needs
+23 ufunc passes of about 0.1 ns each, so it loses even to the baseline exp; float64 exp is
+vectorised only with AVX-512 (5 ns per element on AVX2). The engine therefore keeps
+np.exp, and needs no CPU check. Of the rest of its softmax (AVX-512, per element):
+min and max 0.09 ns, row sums through BLAS 0.05 ns, the division by the row sums
+0.29 ns (NumPy calls its loop once per 512-wide row). The tables below re-measure on
+whatever machine runs this.
 
 Run: python -m benchmarks.bench_engine
 """
