@@ -74,3 +74,4 @@ else:
     lesson.quiz(step.text, view)
     right, answered = lesson.score()
     st.caption(f"Your score so far: {right} right of {answered} answered; {n} questions in all.")
+    lesson.export_section(LESSON_STEPS, scenario)

@@ -16,6 +16,7 @@ import streamlit as st
 
 from attention.figures.presentation import for_slides
 from attention.lesson.content import StepText, fill, lesson_text
+from attention.lesson.export import ExportedStep, lesson_html
 from attention.lesson.steps import StepView
 from ui.charts import show_chart
 from ui.markdown import literal
@@ -25,6 +26,8 @@ STEP_KEY = "lesson_step"
 PRESENT_KEY = "present"
 _ANSWERS = "lesson_answers"  # step id → whether the first answer was right
 _URL_NOTICE = "_lesson_url_notice"
+_EXPORT = "_lesson_export"  # the prepared HTML file, bytes
+_EXPORT_ASKED = "_lesson_export_asked"
 
 
 @dataclass(frozen=True)
@@ -178,3 +181,53 @@ def figure(text: StepText, view: StepView, number: int, present: bool) -> None:
             show_chart(shown, key=key)
     else:
         show_chart(shown, key=key)
+
+
+def control_value(step: LessonStep, scenario: Scenario) -> object:
+    """The value of a step's own control: as last set in this session, else its default."""
+    control = step.control(scenario)
+    if control is None:
+        return None
+    return st.session_state.get(control.key, control.default)
+
+
+def export_section(steps: list[LessonStep], scenario: Scenario) -> None:
+    """Prepare every step for the current sentence and settings, then offer the file."""
+    with st.expander("Take the lesson home: one HTML file that works offline"):
+        st.caption(
+            "Every step's words, numbers and interactive figure for your sentence and "
+            "settings, in one file that opens from disk with no server and no network."
+        )
+        # The click is recorded in a callback: it survives any rerun on the way.
+        st.button("Prepare the file", key="lesson_prepare", on_click=_ask_for_export)
+        if st.session_state.pop(_EXPORT_ASKED, False):
+            bar = st.progress(0.0, text="Computing every step…")
+            exported = []
+            for index, step in enumerate(steps):
+                view = step.view(scenario, control_value(step, scenario))
+                exported.append(ExportedStep(step.text, view))
+                bar.progress((index + 1) / len(steps), text=f"Step {index + 1} of {len(steps)}")
+            bar.empty()
+            document = lesson_html(exported, "Head Spaces: the lesson", export_subtitle(scenario))
+            st.session_state[_EXPORT] = document.encode("utf-8")
+        if _EXPORT in st.session_state:
+            data = st.session_state[_EXPORT]
+            st.download_button(
+                f"Download the lesson (HTML, {len(data) / 1e6:.1f} MB)",
+                data,
+                file_name="head-spaces-lesson.html",
+                mime="text/html",
+                on_click="ignore",
+                key="lesson_download",
+            )
+
+
+def _ask_for_export() -> None:
+    st.session_state[_EXPORT_ASKED] = True
+
+
+def export_subtitle(scenario: Scenario) -> str:
+    return (
+        f"Computed by Head Spaces for the sentence “{scenario.text.strip() or 'the default'}”. "
+        "Each figure is interactive: hover for the numbers."
+    )
