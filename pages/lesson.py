@@ -72,6 +72,5 @@ else:
     view = words_and_controls()
     lesson.figure(step.text, view, number, present=False)
     lesson.quiz(step.text, view)
-    right, answered = lesson.score()
-    st.caption(f"Your score so far: {right} right of {answered} answered; {n} questions in all.")
+    lesson.score_line(final=number == n, questions=n)
     lesson.export_section(LESSON_STEPS, scenario)

@@ -107,6 +107,19 @@ def score() -> tuple[int, int]:
     return sum(answers.values()), len(answers)
 
 
+def score_line(final: bool, questions: int) -> None:
+    """The session's score (first answers), a summary on the last step, and a reset."""
+    right, answered = score()
+    text, reset = st.columns([4, 1], vertical_alignment="center")
+    if final:
+        text.subheader(f"Your score: {right} of {questions} right on the first try")
+        if answered < questions:
+            text.caption(f"Questions not answered yet: {questions - answered}.")
+    else:
+        text.caption(f"Your score so far: {right} right of {answered} answered; {questions} asked.")
+    reset.button("Reset the score", on_click=reset_score, key="lesson_reset", disabled=not answered)
+
+
 def reset_score() -> None:
     st.session_state[_ANSWERS] = {}
     for key in [k for k in st.session_state if str(k).startswith("quiz_")]:
