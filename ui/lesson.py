@@ -116,7 +116,7 @@ def score_line(final: bool, questions: int) -> None:
         if answered < questions:
             text.caption(f"Questions not answered yet: {questions - answered}.")
     else:
-        text.caption(f"Your score so far: {right} right of {answered} answered; {questions} asked.")
+        text.caption(f"Score so far: {right} right of {answered} answered ({questions} questions).")
     reset.button("Reset the score", on_click=reset_score, key="lesson_reset", disabled=not answered)
 
 
