@@ -164,8 +164,9 @@ PRESENTER_FONT_SCALE = 1.3
 PRESENTER_CSS = """<style>
 [data-testid="stMainBlockContainer"] {padding-top: 3.2rem; padding-bottom: 0.5rem;}
 [data-testid="stMainBlockContainer"] p, [data-testid="stMainBlockContainer"] li
-{font-size: 1.15rem;}
-[data-testid="stMainBlockContainer"] h2 {font-size: 1.9rem; padding-top: 0.2rem;}
+{font-size: 1.08rem; line-height: 1.45;}
+[data-testid="stMainBlockContainer"] h2 {font-size: 1.65rem; padding: 0.1rem 0 0 0;}
+[data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] {gap: 0.55rem;}
 .st-key-lesson_view [data-testid="stElementContainer"],
 .st-key-lesson_view [data-testid="stFullScreenFrame"],
 .st-key-lesson_view [data-testid="stPlotlyChart"] {height: calc(100dvh - 8.5rem) !important;}

@@ -20,6 +20,7 @@ from attention.lesson.steps import (
     StepView,
     cost_step,
     looks_step,
+    most_varied_layer,
     points_step,
     qkv_step,
     real_heads_step,
@@ -30,7 +31,7 @@ from attention.lesson.steps import (
 from attention.rank_collapse import MAX_DEPTH
 from ui import block_data, data, why_heads
 from ui.lesson import Control, LessonStep
-from ui.real_model import pretrained_model, run_real
+from ui.real_model import run_real
 from ui.scenario import D_MODEL_CHOICES, Scenario, carry_focus
 
 
@@ -90,8 +91,10 @@ def _real_setting(text: str, what: str) -> str:
 
 
 def _looks_control(scenario: Scenario) -> Control:
-    layers = pretrained_model().config.layers
-    return Control("lesson_layer", tuple(range(1, layers + 1)), 3, lambda k: f"layer {k}")
+    attentions = run_real(data.shown_text(scenario.text)).trace.attentions
+    varied = most_varied_layer(attentions, _same_word(scenario, "real"))
+    layers = tuple(range(1, len(attentions) + 1))
+    return Control("lesson_layer", layers, varied, lambda k: f"layer {k}")
 
 
 def _looks(scenario: Scenario, layer: object) -> StepView:
@@ -117,8 +120,9 @@ def _looks(scenario: Scenario, layer: object) -> StepView:
 
 def _two_targets_control(scenario: Scenario) -> Control:
     tokens = data.run(_toy(scenario)).tokens
+    words = [i for i, t in enumerate(tokens) if any(c.isalnum() for c in t)] or [len(tokens) - 1]
     labels = tuple(range(len(tokens)))
-    return Control("lesson_target", labels, len(tokens) - 1, lambda i: f"{i} · {tokens[i]}")
+    return Control("lesson_target", labels, words[-1], lambda i: f"{i} · {tokens[i]}")
 
 
 def _two_targets(scenario: Scenario, target: object) -> StepView:

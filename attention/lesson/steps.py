@@ -124,6 +124,13 @@ def spaces_facts(spaces: HeadSpaces) -> dict[str, float]:
     return {"variance_min": float(min(kept)), "variance_max": float(max(kept))}
 
 
+def most_varied_layer(attentions: np.ndarray, focus: int) -> int:
+    """The 1-based layer of (layers, heads, n, n) weights whose heads' favourite keys for
+    query `focus` are most varied (the first such layer on a tie)."""
+    favourites = np.asarray(attentions)[:, :, focus, :].argmax(axis=-1)
+    return int(np.argmax([len(set(row.tolist())) for row in favourites])) + 1
+
+
 def looks_step(
     tokens: list[str],
     weights: np.ndarray,
