@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attention.figures.palette import DIVERGING_SCALE
-from tests.apptest import array, open_page
+from tests.apptest import array, colour_scale, open_page
 
 
 def _trained(at: AppTest) -> AppTest:
@@ -40,14 +40,6 @@ VIEWS = [
 ]
 
 
-def _colour_axis(spec: dict, trace: dict) -> dict:
-    """The colour scale and range a heatmap is drawn with: its own or its coloraxis's."""
-    if "coloraxis" in trace:
-        axis = spec["layout"][trace["coloraxis"]]
-        return {"scale": axis["colorscale"], "low": axis["cmin"], "high": axis["cmax"]}
-    return {"scale": trace.get("colorscale"), "low": trace.get("zmin"), "high": trace.get("zmax")}
-
-
 @pytest.mark.parametrize(("path", "query", "action", "expected"), VIEWS)
 def test_signed_heatmaps_use_the_one_diverging_scale(path, query, action, expected):
     at = open_page(path, **query)
@@ -60,9 +52,9 @@ def test_signed_heatmaps_use_the_one_diverging_scale(path, query, action, expect
         for trace in spec["data"]:
             if trace.get("type") != "heatmap" or not (np.nanmin(array(trace["z"])) < 0):
                 continue
-            axis, where = _colour_axis(spec, trace), chart.proto.id
-            assert axis["scale"] == DIVERGING_SCALE, where
-            assert axis["low"] == -axis["high"], where
-            assert axis["high"] >= np.nanmax(np.abs(array(trace["z"]))) - 1e-3, where
+            (scale, low, high), where = colour_scale(spec, trace), chart.proto.id
+            assert scale == DIVERGING_SCALE, where
+            assert low == -high, where
+            assert high >= np.nanmax(np.abs(array(trace["z"]))) - 1e-3, where
             signed += 1
     assert signed == expected

@@ -24,7 +24,7 @@ from attention.figures import curves, heatmaps, lines, spaces
 from attention.figures.palette import DIVERGING_SCALE, signed_axis
 from attention.head_spaces import head_layout, head_spaces
 from attention.nudges import block_nudges
-from tests.apptest import array
+from tests.apptest import array, colour_scale
 
 MODULES = (heatmaps, spaces, lines, curves)
 TOKENS = ["The", "cat", "sat", "on", "the", "<b>mat</b>"]
@@ -228,10 +228,10 @@ def test_signed_heatmaps_use_the_diverging_axis(inputs):
         for trace in spec["data"]:
             z = array(trace["z"]) if trace["type"] == "heatmap" else np.zeros(1)
             if np.nanmin(z) < 0:
-                axis = spec["layout"][trace["coloraxis"]]
-                assert axis["colorscale"] == DIVERGING_SCALE, name
-                assert axis["cmin"] == -axis["cmax"], name
-                assert axis["cmax"] >= np.nanmax(np.abs(z)) - 1e-3, name
+                scale, low, high = colour_scale(spec, trace)
+                assert scale == DIVERGING_SCALE, name
+                assert low == -high, name
+                assert high >= np.nanmax(np.abs(z)) - 1e-3, name
                 signed += 1
     assert signed == 5  # concatenated heads, W_O's update, hidden units, W_Q twice
 
@@ -239,6 +239,8 @@ def test_signed_heatmaps_use_the_diverging_axis(inputs):
 def test_signed_axis_is_symmetric_and_white_at_zero():
     axis = signed_axis(np.array([-0.5, 2.0]), np.array([[-3.0]]), title="value")
     assert (axis["cmin"], axis["cmax"]) == (-3.0, 3.0)
+    trace = signed_axis(np.array([0.25, -0.5]), title="value", on_trace=True)
+    assert (trace["zmin"], trace["zmax"]) == (-0.5, 0.5) and "cmin" not in trace
     assert dict(axis["colorscale"])[0.5].upper() == "#F7F7F7"
     assert signed_axis(np.zeros(3), title="v")["cmax"] == 1.0  # all zero: any range is fine
     red, blue = (int(DIVERGING_SCALE[i][1][1:3], 16) for i in (0, -1))
@@ -251,6 +253,8 @@ def test_singular_value_colours_count_orders_of_magnitude_from_zero(inputs):
     z, bar = np.array(trace.z, dtype=float), trace.colorbar
     shown = result.singular_values > 1e-6 * result.singular_values[:, :1]
     assert np.nanmin(z) >= 0 and np.isnan(z[~shown]).all()
-    low = int(bar.ticktext[0])
-    np.testing.assert_allclose(z[shown] + low, np.log10(result.singular_values[shown]), atol=1e-3)
-    assert [int(t) - low for t in bar.ticktext] == list(bar.tickvals)
+    powers = [int(t.replace("−", "-")) for t in bar.ticktext]  # typeset minus signs
+    np.testing.assert_allclose(
+        z[shown] + powers[0], np.log10(result.singular_values[shown]), atol=1e-3
+    )
+    assert [p - powers[0] for p in powers] == list(bar.tickvals)

@@ -381,14 +381,14 @@ def _text_on(color: str) -> str:
     return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#FFFFFF"
 
 
-def _value_heatmap(z: np.ndarray, x: list, y: list[str], what: str) -> dict:
-    """A signed heatmap on the figure's diverging colour axis (palette.signed_axis)."""
+def _value_heatmap(z: np.ndarray, x: list, y: list[str], what: str, colors: dict) -> dict:
+    """A signed heatmap with its own diverging colour scale (palette.signed_axis)."""
     return {
         "type": "heatmap",
         "z": np.round(np.asarray(z, dtype=np.float64), 4),
         "x": x,
         "y": y,
-        "coloraxis": "coloraxis",
+        **colors,
         "hovertemplate": f"token: %{{y}}<br>{what}: %{{x}}<br>value: %{{z:.3f}}<extra></extra>",
     }
 
@@ -404,11 +404,13 @@ def concat_figure(
     plot_px = _rows_px(len(tokens))
     columns = [f"head {c // d_head + 1} · {c % d_head + 1}" for c in range(width)]
     features = list(range(1, update.shape[1] + 1))
+    colors = signed_axis(concat, update, title="value", on_trace=True)
     (left, right), layout = grid(2, 2, h_gap=0.06)
-    data = [
-        left.place(_value_heatmap(concat, columns, labels, "column")),
-        right.place(_value_heatmap(update, features, labels, "feature")),
+    data = [  # one colour bar for both: they share the scale
+        left.place(_value_heatmap(concat, columns, labels, "column", colors)),
+        right.place(_value_heatmap(update, features, labels, "feature", colors)),
     ]
+    data[1]["showscale"] = False
     shapes = []
     for h in range(n_heads):
         span = {"x0": h * d_head - 0.5, "x1": (h + 1) * d_head - 0.5, "xref": left.x}
@@ -443,7 +445,6 @@ def concat_figure(
     layout[left.yaxis].update(rows, title={"text": "token"})
     layout[right.yaxis].update(rows, showticklabels=False)
     layout.update(
-        coloraxis=signed_axis(concat, update, title="value"),
         shapes=shapes,
         height=plot_px + 40 + BAND_PX + 90,
         margin={"l": 10, "r": 10, "t": 40 + BAND_PX, "b": 90},
@@ -457,12 +458,12 @@ def hidden_figure(tokens: list[str], hidden: np.ndarray, activation: str) -> go.
     labels = unique_labels(tokens)
     active = float((hidden > 0).mean())
     units = list(range(1, hidden.shape[1] + 1))
-    data = [_value_heatmap(hidden, units, labels, "unit")]
+    colors = signed_axis(hidden, title="value", on_trace=True)
+    data = [_value_heatmap(hidden, units, labels, "unit", colors)]
     layout = {
         "title": {"text": f"{activation.upper()} hidden units: {100 * active:.0f} % of them > 0"},
         "xaxis": {"title": {"text": f"hidden unit (d_ff = {hidden.shape[1]})"}},
         "yaxis": {"title": {"text": "token"}, "autorange": "reversed", "type": "category"},
-        "coloraxis": signed_axis(hidden, title="value"),
         "height": _rows_px(len(tokens)) + 150,
         "margin": {**MARGIN, "t": 60},
         "font": {"size": FONT_SIZE},
@@ -576,7 +577,7 @@ def singular_value_chart(result: RankLimitResult) -> go.Figure:
                 "title": {"text": "log₁₀ σ"},
                 "thickness": 14,
                 "tickvals": ticks,
-                "ticktext": [str(low + t) for t in ticks],
+                "ticktext": [f"{low + t}".replace("-", "−") for t in ticks],
             },
             "hoverongaps": False,
             "hovertemplate": "d_head = %{y}<br>σ_%{x} = %{customdata}<extra></extra>",

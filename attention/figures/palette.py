@@ -64,14 +64,16 @@ def with_alpha(color: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha:.3f})"
 
 
-def signed_axis(*arrays: np.ndarray, title: str) -> dict:
+def signed_axis(*arrays: np.ndarray, title: str, on_trace: bool = False) -> dict:
     """The colour axis for signed values: the diverging scale from -m to +m, m the
-    largest |value| in `arrays` (1 when all are zero), so zero is always white."""
+    largest |value| in `arrays` (1 when all are zero), so zero is always white. As a
+    layout coloraxis (cmin, cmax), or with `on_trace` as a heatmap's own (zmin, zmax)."""
     limit = max(float(np.abs(a).max()) for a in arrays)
     limit = limit if limit > 0 else 1.0
+    low, high = ("zmin", "zmax") if on_trace else ("cmin", "cmax")
     return {
         "colorscale": DIVERGING_SCALE,
-        "cmin": -limit,
-        "cmax": limit,
+        low: -limit,
+        high: limit,
         "colorbar": {"title": {"text": title}, "thickness": 14},
     }
