@@ -15,6 +15,7 @@ import numpy as np
 
 from attention.engine import AttentionTrace
 from attention.projection import (
+    JointLayout,
     Layout2D,
     align_to,
     fit_plane,
@@ -49,7 +50,7 @@ def head_spaces(x: np.ndarray, trace: AttentionTrace) -> HeadSpaces:
     reference = np.vstack([before.coords, before.coords])
     heads = []
     for h in range(trace.q.shape[0]):
-        joint = joint_query_key_layout(trace.q[h], trace.k[h])
+        joint = head_layout(trace, h)
         n = len(joint.queries)
         both = align_to(np.vstack([joint.queries, joint.keys]), reference)
         plane = fit_plane(trace.v[h])
@@ -68,6 +69,12 @@ def head_spaces(x: np.ndarray, trace: AttentionTrace) -> HeadSpaces:
             )
         )
     return HeadSpaces(before, heads)
+
+
+def head_layout(trace: AttentionTrace, head: int) -> JointLayout:
+    """One head's queries and keys in one joint 2-D layout (see attention.projection),
+    for an unbatched self- or cross-attention pass."""
+    return joint_query_key_layout(trace.q[head], trace.k[head])
 
 
 @dataclass(frozen=True)

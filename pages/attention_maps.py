@@ -1,12 +1,12 @@
 """Attention maps: every head at a glance, one head large beside the mean of all heads,
 BertViz-style lines, and a few numbers per head that say what kind of head it is."""
 
-import pandas as pd
 import streamlit as st
 
-from attention.figures.heatmap import attention_grid
+from attention.figures.heatmaps import attention_grid
 from attention.figures.lines import attention_lines
-from attention.head_metrics import summarise_heads
+from attention.figures.tables import head_kind_table
+from attention.head_metrics import head_mean, summarise_heads
 from ui import data
 from ui.charts import show_chart
 from ui.markdown import literal
@@ -122,7 +122,7 @@ with big:
 with mean:
     show_chart(
         attention_grid(
-            trace.weights.mean(axis=0, keepdims=True),
+            head_mean(trace.weights),
             q_tokens,
             k_tokens,
             allowed=trace.mask,
@@ -184,21 +184,7 @@ with st.columns([1, 4, 1])[1]:
 
 st.subheader("What kind of head is it?")
 summary = summarise_heads(trace.weights, focus, trace.mask, square=kind != "cross")
-table = pd.DataFrame(
-    {
-        "entropy (bits)": summary["entropy_bits"],
-        "largest weight": summary["max_weight"],
-        f"“{q_tokens[focus]}” looks most at": [
-            f"{k_tokens[j]} ({w:.2f})"
-            for j, w in zip(summary["focus_top_key"], summary["focus_top_weight"], strict=True)
-        ],
-        "pattern": summary["pattern"],
-    },
-    index=[f"head {h + 1}" for h in range(n_heads)],
-)
-st.dataframe(
-    table.style.format({"entropy (bits)": "{:.2f}", "largest weight": "{:.2f}"}), width="stretch"
-)
+st.dataframe(head_kind_table(summary, q_tokens, k_tokens, focus), width="stretch")
 st.caption(
     "Entropy is 0 bits when every query looks at one key and log₂(number of keys) when "
     "it spreads evenly. The pattern names a positional habit (self, previous token, next "

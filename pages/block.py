@@ -7,19 +7,12 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from attention.blocks import FEED_FORWARD
-from attention.figures.block import (
-    collapse_pca_figure,
-    concat_figure,
-    hidden_figure,
-    joint_query_key_figure,
-    layer_ratio_figure,
-    rank_collapse_figure,
-    stream_update_figure,
-)
-from attention.figures.heatmap import attention_grid
-from attention.figures.real_model import layer_path_figure
+from attention.figures.curves import layer_ratio_figure, rank_collapse_figure, stream_update_figure
+from attention.figures.heatmaps import attention_grid, concat_figure, hidden_figure
+from attention.figures.spaces import collapse_pca_figure, joint_query_key_figure, layer_path_figure
+from attention.head_spaces import head_layout
+from attention.nudges import block_nudges, median_over_tokens
 from attention.pretrained import ModelError
-from attention.projection import joint_query_key_layout
 from attention.rank_collapse import MAX_DEPTH
 from attention.translation import ENGLISH, GERMAN, HEADS, VOCABULARY
 from ui import block_data, data
@@ -138,10 +131,12 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
     )
 
     norms, hidden = st.columns(2)
+    nudges = block_nudges(trace)
     with norms:
         st.subheader("How big a nudge does each sublayer give?")
         ratios = ", ".join(
-            f"**{step.name}** {np.median(step.update_ratios):.2f}" for step in trace.sublayers
+            f"**{name}** {median:.2f}"
+            for name, median in zip(nudges.names, nudges.median_ratios, strict=True)
         )
         st.markdown(
             "Light bars: the length of each token's vector as it enters a sublayer. Dark "
@@ -150,10 +145,7 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
         )
         show_chart(
             stream_update_figure(
-                tokens,
-                [step.name for step in trace.sublayers],
-                np.array([step.stream_norms for step in trace.sublayers]),
-                np.array([step.update_norms for step in trace.sublayers]),
+                tokens, nudges.names, nudges.stream_norms, nudges.update_norms, nudges.ratios
             ),
             key="block_norms",
         )
@@ -178,7 +170,7 @@ def in_a_trained_model(text: str) -> None:
     except ModelError as error:
         st.info(f"MiniLM is not available here, so this part is left out. {error}")
         return
-    medians = np.median(updates.ratios, axis=-1)
+    medians = median_over_tokens(updates.ratios)
     st.markdown(
         f"MiniLM on your sentence ({len(real.tokens)} WordPiece tokens), 6 post-LN layers. "
         f"Attention's median nudge ranges from {medians[:, 0].min():.2f} to "
@@ -366,7 +358,7 @@ def three_attentions() -> None:
     with picture:
         show_chart(
             joint_query_key_figure(
-                joint_query_key_layout(cross.q[head], cross.k[head]),
+                head_layout(cross, head),
                 target_tokens,
                 source_tokens,
                 example.cross_weights[head],

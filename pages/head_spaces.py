@@ -1,16 +1,11 @@
 """Head spaces: the token points before and after each head's projection, where each
 head's queries meet its keys, what each head hands back, and the heatmaps beside them."""
 
-import pandas as pd
 import streamlit as st
 
-from attention.figures.head_spaces import (
-    before_figure,
-    head_space_figure,
-    motion_figure,
-    values_figure,
-)
-from attention.figures.heatmap import attention_grid
+from attention.figures.heatmaps import attention_grid
+from attention.figures.spaces import before_figure, head_space_figure, motion_figure, values_figure
+from attention.figures.tables import neighbour_table, rank_correlation_table
 from attention.head_spaces import neighbours
 from ui import data
 from ui.charts import show_chart
@@ -91,22 +86,8 @@ show_chart(values_figure(spaces, tokens, trace.weights, focus, columns=4), key="
 
 st.subheader("Distances really change — measured in full dimensions")
 near = neighbours(run.x, trace, focus)
-rows = min(8, len(tokens))
-table = {
-    "original space (cosine)": [
-        f"{tokens[j]} ({near.original_cosine[j]:+.2f})" for j in near.original_order[:rows]
-    ]
-}
-for h in range(n_heads):
-    table[f"head {h + 1} (score)"] = [
-        f"{tokens[j]} ({near.head_scores[h, j]:+.2f})" for j in near.head_orders[h, :rows]
-    ]
-st.dataframe(pd.DataFrame(table, index=range(1, rows + 1)), width="stretch")
-corr = pd.DataFrame(
-    {"rank correlation with the original order": near.rank_corr},
-    index=[f"head {h + 1}" for h in range(n_heads)],
-)
-st.dataframe(corr.style.format("{:+.2f}", na_rep="n/a"), width="content")
+st.dataframe(neighbour_table(tokens, near), width="stretch")
+st.dataframe(rank_correlation_table(near), width="content")
 st.caption(
     f"Left: the tokens nearest to “{literal(tokens[focus])}” by cosine in all {run.x.shape[1]} "
     f"dimensions. Then, per head, the keys its query scores highest in all "

@@ -8,11 +8,9 @@ import dataclasses
 
 from attention.experiments.cost import compare_layouts
 from attention.experiments.slicing import own_slice_share
-from attention.figures.block import rank_collapse_figure
-from attention.figures.head_spaces import before_figure, head_space_figure
-from attention.figures.heatmap import attention_grid
-from attention.figures.real_model import head_grid_figure
-from attention.figures.why_heads import cost_bars, slicing_figure, two_target_figure
+from attention.figures.curves import cost_bars, rank_collapse_figure, two_target_figure
+from attention.figures.heatmaps import attention_grid, head_grid_figure, slicing_figure
+from attention.figures.spaces import before_figure, head_space_figure
 from attention.head_roles import ROLES
 from attention.head_spaces import HeadSpaces
 from attention.lesson.content import lesson_text

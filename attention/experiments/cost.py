@@ -83,3 +83,9 @@ def cost_by_length(
         }
         for i, row in enumerate(per_length[0])
     }
+
+
+def lengths_around(n_tokens: int) -> list[int]:
+    """The sequence lengths the cost-by-length chart plots: powers of two from 4 to
+    2048, and the sentence's own length."""
+    return sorted({2**k for k in range(2, 12)} | {n_tokens})

@@ -1,6 +1,8 @@
-"""Figures of the "Head spaces" page: the tokens before any head, each head's joint
-query/key picture with the focus token's lines to its keys, each head's values with the
-focus token's output as a star, and the before → after motion."""
+"""Points in a 2-D plane: the tokens before any head, each head's joint query/key
+picture with the focus token's lines to its keys, each head's values with the focus
+token's output as a star, the before → after motion, one cross-attention head's queries
+and keys, the tokens after many stacked layers, and the tokens' path through a real
+model's layers. PCA coordinates have no units: no tick labels, equal scales."""
 
 from __future__ import annotations
 
@@ -8,8 +10,10 @@ import math
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
 
-from attention.figures.grid import Panel, figure, grid
+from attention.figures.grid import MARGIN, Panel, figure, grid
+from attention.figures.heatmaps import MAX_GRID_CELLS
 from attention.figures.lines import weighted_segments
 from attention.figures.palette import (
     FOCUS_COLOR,
@@ -24,8 +28,10 @@ from attention.figures.palette import (
 )
 from attention.figures.text import safe_label
 from attention.head_spaces import HeadSpaces
-from attention.projection import Layout2D
+from attention.projection import JointLayout, Layout2D, pca_2d
 
+LAYER_SCALE = "Viridis"  # colour-blind-safe order from embeddings (light) to last layer
+MAX_NAMED_TOKENS = 40  # the layer-path figure writes token names up to this many
 LABEL_ALL_UP_TO = 24  # more tokens than this: label only the focus and its top keys
 PLANE_AXIS = {"showticklabels": False, "zeroline": False, "showgrid": True, "gridcolor": "#EEEEEE"}
 TOP_LEGEND = {
@@ -119,6 +125,34 @@ def _finish(layout: dict, panels: list[Panel], row_px: int) -> None:
     )
 
 
+def _weighted_points(
+    coords: np.ndarray,
+    labels: list[str],
+    weights: np.ndarray,
+    named: set[int],
+    hover: str,
+    marker: dict,
+    name: str,
+    head: int,
+) -> dict:
+    """The points the focus token's lines end on (keys or values): the `named` ones
+    labelled, each point's weight after `hover`, one legend entry for all panels."""
+    return _points(
+        coords,
+        mode="markers+text",
+        text=_shown_labels(labels, named),
+        textposition="bottom center",
+        textfont={"size": FONT_SIZE - 3},
+        hovertext=labels,
+        customdata=np.round(weights, 4),
+        hovertemplate=f"{hover}: %{{customdata:.3f}}<extra>head {head + 1}</extra>",
+        marker=marker,
+        name=name,
+        legendgroup=name,
+        showlegend=head == 0,
+    )
+
+
 def head_space_figure(
     spaces: HeadSpaces, tokens: list[str], weights: np.ndarray, focus: int, columns: int = 4
 ) -> go.Figure:
@@ -137,22 +171,15 @@ def head_space_figure(
         starts = np.repeat(space.queries[focus][None, :], len(tokens), axis=0)
         traces = weighted_segments(starts, space.keys, w, color, f"head {h + 1}")
         traces.append(
-            _points(
+            _weighted_points(
                 space.keys,
-                mode="markers+text",
-                text=_shown_labels(labels, top),
-                textposition="bottom center",
-                textfont={"size": FONT_SIZE - 3},
-                hovertext=labels,
-                customdata=np.round(w, 4),
-                hovertemplate=(
-                    "key: %{hovertext}<br>weight from the focus query: "
-                    f"%{{customdata:.3f}}<extra>head {h + 1}</extra>"
-                ),
-                marker={"symbol": KEY_SYMBOL, "size": 11, "color": color, "line": {"width": 2}},
-                name="keys",
-                legendgroup="keys",
-                showlegend=h == 0,
+                labels,
+                w,
+                top,
+                "key: %{hovertext}<br>weight from the focus query",
+                {"symbol": KEY_SYMBOL, "size": 11, "color": color, "line": {"width": 2}},
+                "keys",
+                h,
             )
         )
         traces.append(
@@ -206,22 +233,15 @@ def values_figure(
         starts = np.repeat(star[None, :], len(tokens), axis=0)
         traces = weighted_segments(starts, space.values, w, color, f"head {h + 1}")
         traces.append(
-            _points(
+            _weighted_points(
                 space.values,
-                mode="markers+text",
-                text=_shown_labels(labels, set(np.argsort(-w)[:3].tolist())),
-                textposition="bottom center",
-                textfont={"size": FONT_SIZE - 3},
-                hovertext=labels,
-                customdata=np.round(w, 4),
-                hovertemplate=(
-                    "value of %{hovertext}<br>its weight in the output: "
-                    f"%{{customdata:.3f}}<extra>head {h + 1}</extra>"
-                ),
-                marker={"symbol": VALUE_SYMBOL, "size": 10, "color": with_alpha(color, 0.7)},
-                name="values",
-                legendgroup="values",
-                showlegend=h == 0,
+                labels,
+                w,
+                set(np.argsort(-w)[:3].tolist()),
+                "value of %{hovertext}<br>its weight in the output",
+                {"symbol": VALUE_SYMBOL, "size": 10, "color": with_alpha(color, 0.7)},
+                "values",
+                h,
             )
         )
         order = np.argsort(-w)[:5]
@@ -351,3 +371,157 @@ def motion_figure(spaces: HeadSpaces, tokens: list[str], duration_ms: int = 900)
         ],
     }
     return figure(frames[0]["data"], layout, frames)
+
+
+def joint_query_key_figure(
+    layout: JointLayout,
+    query_tokens: list[str],
+    key_tokens: list[str],
+    weights: np.ndarray,
+    head: int,
+    title: str,
+) -> go.Figure:
+    """One head's queries (●) and keys (◇) in one 2-D picture; each query is joined to
+    its keys by lines as wide and opaque as the weight."""
+    color = head_color(head)
+    q_index, k_index = np.indices(weights.shape).reshape(2, -1)
+    data = weighted_segments(
+        layout.queries[q_index], layout.keys[k_index], weights.ravel(), color, "weight"
+    )
+    for coords, tokens, symbol, side in (
+        (layout.queries, query_tokens, QUERY_SYMBOL, "query (decoder)"),
+        (layout.keys, key_tokens, KEY_SYMBOL, "key (encoder)"),
+    ):
+        data.append(
+            {
+                "type": "scatter",
+                "x": np.round(coords[:, 0], 4),
+                "y": np.round(coords[:, 1], 4),
+                "mode": "markers+text",
+                "text": [safe_label(t) for t in tokens],
+                "textposition": "top center",
+                "marker": {"symbol": symbol, "size": 16, "color": color, "line": {"width": 2}},
+                "name": side,
+                "hovertemplate": f"{side}: %{{text}}<extra></extra>",
+            }
+        )
+    corr = layout.score_distance_corr
+    shown = f"{corr:+.2f}" if np.isfinite(corr) else "n/a (all scores equal)"
+    plane = {"showticklabels": False, "zeroline": False}
+    fig_layout = {
+        "title": {
+            "text": f"{safe_label(title, 40)} · 2-D keeps {100 * layout.variance_kept:.0f} % "
+            f"of the spread · ρ(score, distance) = {shown}"
+        },
+        "xaxis": {**plane, "title": {"text": "PC 1"}},
+        "yaxis": {**plane, "title": {"text": "PC 2"}, "scaleanchor": "x"},
+        "legend": {"orientation": "h", "y": -0.12, "x": 0},
+        "height": 520,
+        "margin": {**MARGIN, "t": 60},
+        "font": {"size": FONT_SIZE},
+    }
+    return figure(data, fig_layout)
+
+
+def collapse_pca_figure(
+    tokens: list[str], panels: list[tuple[str, np.ndarray]], depth: int, columns: int = 2
+) -> go.Figure:
+    """The tokens at one depth, one panel per stack variant, PCA in units of the
+    tokens' RMS norm on identical axes: collapsed tokens pile onto one point."""
+    labels = [safe_label(t) for t in tokens]
+    titles = [t for t, _ in panels]
+    cells, layout = grid(len(panels), columns, titles, h_gap=0.1, equal_aspect=True)
+    reach = max(0.05, *(float(np.abs(c).max()) for _, c in panels)) * 1.2
+    data = []
+    for cell, (title, coords) in zip(cells, panels, strict=True):
+        data.append(
+            cell.place(
+                {
+                    "type": "scatter",
+                    "x": np.round(coords[:, 0], 5),
+                    "y": np.round(coords[:, 1], 5),
+                    "mode": "markers+text" if len(tokens) <= 16 else "markers",
+                    "text": labels,
+                    "textposition": "top center",
+                    "textfont": {"size": FONT_SIZE - 2},
+                    "marker": {"size": 11, "color": TOKEN_COLOR, "opacity": 0.8},
+                    "name": title,
+                    "showlegend": False,
+                    "hovertemplate": "%{text}<br>PC 1 %{x:.2e}<br>PC 2 %{y:.2e}<extra></extra>",
+                }
+            )
+        )
+        axis = {"range": [-reach, reach], "zeroline": False}
+        layout[cell.xaxis].update(axis, title={"text": "PC 1"})
+        layout[cell.yaxis].update(axis, title={"text": "PC 2"})
+    rows = cells[-1].row + 1
+    layout.update(
+        title={"text": f"the tokens after {depth} layers"},
+        height=420 * rows + 80,
+        margin={**MARGIN, "t": 90},
+        font={"size": FONT_SIZE},
+    )
+    return figure(data, layout)
+
+
+def layer_path_figure(
+    hidden_states: np.ndarray, tokens: list[str], max_labels: int = MAX_NAMED_TOKENS
+) -> go.Figure:
+    """Each token's path through the (layers + 1, n, d) hidden states in ONE PCA fitted
+    on all of them, so every layer's move is drawn on the same axes. Tokens are named at
+    their first point when there are at most `max_labels` of them; past MAX_GRID_CELLS
+    tokens the points are drawn with WebGL (a third faster at 512 tokens)."""
+    steps, n, d = hidden_states.shape
+    kind = "scatter" if n <= MAX_GRID_CELLS else "scattergl"
+    layout = pca_2d(hidden_states.reshape(steps * n, d))
+    coords = layout.coords.reshape(steps, n, 2)
+    labels = [safe_label(t) for t in tokens]
+    names = ["embeddings"] + [f"after layer {i}" for i in range(1, steps)]
+    colors = sample_colorscale(LAYER_SCALE, list(np.linspace(0.0, 0.85, steps)))
+    paths = np.full((n, steps + 1, 2), np.nan)
+    paths[:, :steps] = coords.transpose(1, 0, 2)
+    data = [
+        {
+            "type": kind,
+            "x": paths[..., 0].ravel(),
+            "y": paths[..., 1].ravel(),
+            "mode": "lines",
+            "line": {"color": f"rgba(120,120,120,{0.45 if n <= 64 else 0.12})", "width": 1.5},
+            "name": "a token's path",
+            "hoverinfo": "skip",
+        }
+    ]
+    for step in range(steps):
+        show_text = step == 0 and n <= max_labels
+        data.append(
+            {
+                "type": kind,
+                "x": coords[step, :, 0],
+                "y": coords[step, :, 1],
+                "mode": "markers+text" if show_text else "markers",
+                **({"text": labels} if show_text else {}),
+                "textposition": "top center",
+                "textfont": {"size": FONT_SIZE - 2},
+                "customdata": labels,
+                "marker": {"color": colors[step], "size": 10, "line": {"width": 0.5}},
+                "name": names[step],
+                "hovertemplate": f"%{{customdata}}<br>{names[step]}<br>"
+                "PC1 %{x:.2f}, PC2 %{y:.2f}<extra></extra>",
+            }
+        )
+    axis = {"zeroline": False, "showgrid": True, "gridcolor": "#EEEEEE"}
+    fig_layout = {
+        "title": {
+            "text": f"One PCA of all {steps} hidden states: the two axes keep "
+            f"{layout.variance_kept:.0%} of their variance",
+            "font": {"size": FONT_SIZE + 2},
+        },
+        "xaxis": {"title": {"text": "principal axis 1"}, **axis},
+        "yaxis": {"title": {"text": "principal axis 2"}, **axis},
+        "legend": {"title": {"text": "hidden state"}},
+        "height": 620,
+        "font": {"size": FONT_SIZE},
+        "margin": {"l": 60, "r": 10, "t": 60, "b": 50},
+        "plot_bgcolor": "white",
+    }
+    return figure(data, fig_layout)
