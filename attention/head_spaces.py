@@ -23,7 +23,7 @@ from attention.projection import (
     fit_plane,
     joint_query_key_layout,
     pca_2d,
-    rank_correlation,
+    row_rank_correlation,
 )
 
 
@@ -97,7 +97,7 @@ def neighbours(x: np.ndarray, trace: AttentionTrace, focus: int) -> Neighbours:
     norms = np.linalg.norm(x, axis=1)
     cosine = x @ x[focus] / np.maximum(norms * norms[focus], 1e-300)
     scores = np.asarray(trace.scores[:, focus, :], dtype=np.float64)
-    corr = np.array([rank_correlation(cosine, row) for row in scores])
+    corr = row_rank_correlation(np.broadcast_to(cosine, scores.shape), scores)
     return Neighbours(
         original_order=np.argsort(-cosine, kind="stable"),
         original_cosine=cosine,

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import orthogonal_procrustes
 from scipy.spatial.distance import cdist
-from scipy.stats import spearmanr
 from sklearn.decomposition import PCA
 from sklearn.utils import check_array
+
+TIE_TOLERANCE = 1e-9  # rank ties: values this close, relative to a row's largest magnitude
 
 
 @dataclass(frozen=True)
@@ -133,49 +134,49 @@ def joint_query_key_layout(q: np.ndarray, k: np.ndarray) -> JointLayout:
     how well distance ranks the true scores q·k in the head's own space, the score space
     and the picture."""
     q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
-    scores = q @ k.T
+    score_ranks = _row_ranks(q @ k.T)
     q_eq, k_eq = equalise_queries_and_keys(q, k)
     q_aug, k_aug = score_space(q_eq, k_eq)
     layout = pca_2d(np.vstack([q_aug, k_aug]))
     q2, k2 = layout.coords[: len(q)], layout.coords[len(q) :]
     rho = RankAgreement(
-        score_space=_mean_row_agreement(scores, q_aug, k_aug),
-        head_space=_mean_row_agreement(scores, q, k),
-        picture=_mean_row_agreement(scores, q2, k2),
+        score_space=_mean_row_agreement(score_ranks, q_aug, k_aug),
+        head_space=_mean_row_agreement(score_ranks, q, k),
+        picture=_mean_row_agreement(score_ranks, q2, k2),
     )
     return JointLayout(q2, k2, layout.variance_kept, rho)
 
 
-def _mean_row_agreement(scores: np.ndarray, q: np.ndarray, k: np.ndarray) -> float:
+def _mean_row_agreement(score_ranks: np.ndarray, q: np.ndarray, k: np.ndarray) -> float:
     """Mean over query rows of ρ(score, −distance) between the points q and k."""
-    rows = row_rank_correlation(scores, -cdist(q, k, "sqeuclidean"))
+    rows = _row_pearson(score_ranks, _row_ranks(-cdist(q, k, "sqeuclidean")))
     finite = rows[np.isfinite(rows)]
     return float(finite.mean()) if finite.size else float("nan")
 
 
 def row_rank_correlation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Spearman's ρ between a[i] and b[i] for every row i of two (n, m) arrays; NaN for
-    a row where either side is constant. Values within a billionth of a row's largest
-    magnitude count as ties (average ranks), so rounding cannot invent an order that
-    exact arithmetic would not have."""
-    ranks_a, ranks_b = _row_ranks(a), _row_ranks(b)
-    ranks_a -= ranks_a.mean(axis=1, keepdims=True)
-    ranks_b -= ranks_b.mean(axis=1, keepdims=True)
-    spread = np.sqrt((ranks_a**2).sum(axis=1) * (ranks_b**2).sum(axis=1))
-    covariance = (ranks_a * ranks_b).sum(axis=1)
+    a row where either side is constant (callers show it as "n/a"). Values within
+    TIE_TOLERANCE of a row's largest magnitude count as ties (average ranks), so
+    rounding cannot invent an order that exact arithmetic would not have."""
+    return _row_pearson(_row_ranks(a), _row_ranks(b))
+
+
+def _row_pearson(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pearson's r between a[i] and b[i] for every row; NaN where a row is constant."""
+    a = a - a.mean(axis=1, keepdims=True)
+    b = b - b.mean(axis=1, keepdims=True)
+    spread = np.sqrt((a**2).sum(axis=1) * (b**2).sum(axis=1))
     out = np.full(len(spread), np.nan)
-    np.divide(covariance, spread, out=out, where=spread > 0)
+    np.divide((a * b).sum(axis=1), spread, out=out, where=spread > 0)
     return out
-
-
-TIE_TOLERANCE = 1e-9  # relative to a row's largest magnitude
 
 
 def _row_ranks(values: np.ndarray) -> np.ndarray:
     """Ranks 1..m within each row, tied values (see TIE_TOLERANCE) sharing their mean."""
     values = np.asarray(values, dtype=np.float64)
     n, m = values.shape
-    order = np.argsort(values, axis=1, kind="stable")
+    order = np.argsort(values, axis=1)
     ordered = np.take_along_axis(values, order, axis=1)
     tolerance = TIE_TOLERANCE * np.abs(values).max(axis=1, keepdims=True, initial=0)
     starts = np.ones((n, m), dtype=bool)
@@ -197,12 +198,3 @@ def align_to(moving: np.ndarray, reference: np.ndarray) -> np.ndarray:
     centre = moving.mean(axis=0)
     rotation, _ = orthogonal_procrustes(moving - centre, reference - reference.mean(axis=0))
     return (moving - centre) @ rotation + centre
-
-
-def rank_correlation(a: np.ndarray, b: np.ndarray) -> float:
-    """Spearman's ρ between two equally long sets of numbers; NaN when either is
-    constant (no ordering to compare). Callers show NaN as "n/a"."""
-    a, b = np.ravel(a), np.ravel(b)
-    if a.size < 2 or np.ptp(a) == 0 or np.ptp(b) == 0:
-        return float("nan")
-    return float(spearmanr(a, b).statistic)
