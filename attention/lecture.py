@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from attention.engine import AttentionTrace, MultiHeadAttention
+from attention.engine import AttentionTrace, MultiHeadAttention, masked_softmax
 from attention.experiments.adam import Adam
 from attention.toy import split_words
 from attention.validation import check_positive_float, check_positive_int
@@ -113,6 +113,7 @@ def parse_lecture_sentence(data: Mapping[str, object]) -> LectureSentence:
 
 
 def _is_number(value: object) -> bool:
+    """A finite int or float from TOML (booleans are not numbers here)."""
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
@@ -176,8 +177,7 @@ def _loss_and_gradients(
         grad += 2 * WEIGHT_PENALTY * w + 4 * SHAPE_PENALTY * w @ skew
     for head in range(2):
         q, keys = x[query] @ w_q[head], x @ w_k[head]
-        weights = _softmax(keys @ q / scale)
-        d_q, d_keys = np.zeros_like(q), np.zeros_like(keys)
+        weights = masked_softmax(keys @ q / scale)
         if head == 0:
             loss -= float(np.log(weights[targets]).mean())
             d_scores = weights - targets / targets.sum()
@@ -187,6 +187,7 @@ def _loss_and_gradients(
             elsewhere = weights[~targets].sum()
             loss -= float(np.log(elsewhere))
             d_scores = weights - np.where(targets, 0.0, weights) / elsewhere
+            d_q, d_keys = np.zeros_like(q), np.zeros_like(keys)
         d_q += keys.T @ d_scores / scale
         d_keys += np.outer(d_scores, q) / scale
         grad_q[head] += np.outer(x[query], d_q)
@@ -209,11 +210,6 @@ def _nearer_hinge(
     coefficient[~targets] = -active.sum(axis=0) / pairs
     d_distance_q = 2 * (coefficient[:, None] * offsets)
     return float(excess[active].sum() / pairs), d_distance_q.sum(axis=0), -d_distance_q
-
-
-def _softmax(scores: np.ndarray) -> np.ndarray:
-    e = np.exp(scores - scores.max())
-    return e / e.sum()
 
 
 def describe_fit(
