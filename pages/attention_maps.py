@@ -10,12 +10,13 @@ from attention.head_metrics import summarise_heads
 from ui import data
 from ui.charts import show_chart
 from ui.markdown import literal
-from ui.sidebar import scenario_sidebar
+from ui.sidebar import scenario_run, scenario_sidebar
 
 MAX_ALL_LINES_TOKENS = 64  # past this, every query's lines would be an unreadable mesh
 DEFAULT_SECOND_TEXT = "Die Katze saß auf der Matte, weil sie müde war."
 
-scenario, run = scenario_sidebar()
+scenario = scenario_sidebar()
+run = scenario_run(scenario)
 st.title("Attention maps")
 st.caption(run.source)
 

@@ -22,13 +22,13 @@ from attention.pretrained import ModelError
 from attention.projection import joint_query_key_layout
 from attention.rank_collapse import MAX_DEPTH
 from attention.translation import ENGLISH, GERMAN, HEADS, VOCABULARY
-from ui import block_data
+from ui import block_data, data
 from ui.charts import show_chart
 from ui.data import ScenarioRun
 from ui.markdown import literal
 from ui.real_model import residual_updates, run_real
-from ui.scenario import DEFAULT_TEXT, Scenario
-from ui.sidebar import scenario_sidebar
+from ui.scenario import Scenario
+from ui.sidebar import scenario_run, scenario_sidebar
 
 # Radio label (also the URL value) → (the library's norm, a caption).
 NORMS = {
@@ -377,7 +377,8 @@ def three_attentions() -> None:
         )
 
 
-scenario, run = scenario_sidebar()
+scenario = scenario_sidebar()
+run = scenario_run(scenario)
 st.title("The block around attention")
 st.markdown(
     "Attention never works alone. Its heads' outputs are glued together and mixed by "
@@ -385,6 +386,6 @@ st.markdown(
     "layer, and then a feed-forward network works on every token separately."
 )
 what_the_block_does(scenario, run)
-in_a_trained_model(scenario.text if scenario.text.strip() else DEFAULT_TEXT)
+in_a_trained_model(data.shown_text(scenario.text))
 why_the_residual_matters(scenario, run)
 three_attentions()
