@@ -1,8 +1,10 @@
 """Where each head moves the tokens: the numbers behind the "Head spaces" page.
 
 For the points x (n, d_model) and one forward pass: the "before" picture (PCA of x),
-each head's queries and keys in one joint 2-D layout (see attention.projection),
-rotated onto the "before" picture so panels are comparable, each head's values with
+each head's queries and keys in one joint 2-D layout drawn from the head's score space
+(see attention.projection: there nearer is exactly higher score), with how much of that
+order the head's own space and the picture keep, rotated onto the "before" picture so
+panels are comparable, each head's values with
 every query's head output (the weighted sum of values), and — in full dimensions, with
 no 2-D picture involved — how each head reorders a token's neighbours.
 """
@@ -17,11 +19,12 @@ from attention.engine import AttentionTrace
 from attention.projection import (
     JointLayout,
     Layout2D,
+    RankAgreement,
     align_to,
     fit_plane,
     joint_query_key_layout,
     pca_2d,
-    rank_correlation,
+    row_rank_correlation,
 )
 
 
@@ -31,11 +34,17 @@ class HeadSpace:
 
     queries: np.ndarray  # (n, 2), aligned to the "before" layout
     keys: np.ndarray  # (n, 2)
-    variance_kept: float  # of the joint query/key PCA
-    score_distance_corr: float  # Spearman ρ(q·k, 2-D distance); -1 is a perfect picture
+    variance_kept: float  # of the head's score space (d_head + 1) by the joint PCA
+    rho: RankAgreement  # ρ(score, −distance): score space, head space, picture
     values: np.ndarray  # (n, 2) PCA of this head's values, aligned to "before"
     outputs: np.ndarray  # (n, 2) each query's head output in the values' plane
     value_variance_kept: float
+
+    @property
+    def score_distance_corr(self) -> float:
+        """Old sign convention, ρ(score, 2-D distance), for the figure modules until they
+        print `rho.picture`; remove then."""
+        return -self.rho.picture
 
 
 @dataclass(frozen=True)
@@ -62,7 +71,7 @@ def head_spaces(x: np.ndarray, trace: AttentionTrace) -> HeadSpaces:
                 queries=both[:n],
                 keys=both[n:],
                 variance_kept=joint.variance_kept,
-                score_distance_corr=joint.score_distance_corr,
+                rho=joint.rho,
                 values=rotated[:n],
                 outputs=rotated[n:],
                 value_variance_kept=plane.variance_kept,
@@ -101,7 +110,7 @@ def neighbours(x: np.ndarray, trace: AttentionTrace, focus: int) -> Neighbours:
     """Rank the tokens around `focus` in the original space and in every head."""
     cosine = cosine_to(x, focus)
     scores = np.asarray(trace.scores[:, focus, :], dtype=np.float64)
-    corr = np.array([rank_correlation(cosine, row) for row in scores])
+    corr = row_rank_correlation(np.broadcast_to(cosine, scores.shape), scores)
     return Neighbours(
         original_order=np.argsort(-cosine, kind="stable"),
         original_cosine=cosine,
