@@ -12,6 +12,7 @@ from attention.figures.head_spaces import (
 )
 from attention.figures.heatmap import attention_grid
 from attention.head_spaces import neighbours
+from attention.wording import plural
 from ui import data
 from ui.charts import show_chart
 from ui.markdown import literal
@@ -35,8 +36,9 @@ columns = 2 if n_heads <= 4 else 3 if n_heads <= 9 else 4
 st.title("Head spaces")
 st.caption(run.source)
 st.markdown(
-    f"Every head gets the same **{len(tokens)}** token vectors (width {run.x.shape[1]}) and "
-    f"moves them with its own $W_Q, W_K$ into a space of **{run.mha.d_head}** dimensions. "
+    f"Every head gets the same **{len(tokens)}** token {plural(len(tokens), 'vector')} "
+    f"(width {run.x.shape[1]}) and moves them with its own $W_Q, W_K$ into a space of "
+    f"**{run.mha.d_head}** {plural(run.mha.d_head, 'dimension')}. "
     "A query attends to the keys it lands near: "
     "$\\text{score} = q\\cdot k/\\sqrt{d_{head}}$."
 )
@@ -108,8 +110,8 @@ corr = pd.DataFrame(
 st.dataframe(corr.style.format("{:+.2f}", na_rep="n/a"), width="content")
 st.caption(
     f"Left: the tokens nearest to “{literal(tokens[focus])}” by cosine in all {run.x.shape[1]} "
-    f"dimensions. Then, per head, the keys its query scores highest in all "
-    f"{run.mha.d_head} dimensions. A rank correlation near 1 means the head keeps the "
-    "original neighbourhood; near 0 or below, the head has reordered it — not an "
-    "artefact of any 2-D drawing."
+    f"dimensions. Then, per head, the keys its query scores highest in its "
+    f"{run.mha.d_head} {plural(run.mha.d_head, 'dimension')}. A rank correlation near 1 "
+    "means the head keeps the original neighbourhood; near 0 or below, the head has "
+    "reordered it — not an artefact of any 2-D drawing."
 )

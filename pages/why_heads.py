@@ -10,8 +10,10 @@ import streamlit as st
 
 from attention.experiments.cost import compare_layouts, cost_by_length
 from attention.experiments.rank_limit import PATTERNS, pattern_from_choices, target_pattern
+from attention.experiments.training.task import TASK_TEXTS
 from attention.experiments.training.train import TrainingConfig, seed_summary
 from attention.figures import why_heads as fig
+from attention.wording import plural
 from ui import why_heads as exp
 from ui.markdown import literal
 from ui.sidebar import scenario_sidebar
@@ -42,7 +44,8 @@ st.title("Why several heads?")
 st.caption(
     "Five questions about multi-head attention, each answered by a computation that runs "
     f"here. Sections 1, 2, 3 and 5 use the sidebar's scenario: d_model = {mha.d_model}, "
-    f"{mha.n_heads} heads of d_head = {mha.d_head}, {len(tokens)} tokens."
+    f"{mha.n_heads} {plural(mha.n_heads, 'head')} of d_head = {mha.d_head}, {len(tokens)} "
+    f"{plural(len(tokens), 'token')}."
 )
 
 # §1 ---------------------------------------------------------------------------------
@@ -222,8 +225,9 @@ rank_limit()
 # §4 ---------------------------------------------------------------------------------
 st.header("4. Train a small model and watch heads specialise")
 st.markdown(
-    "Each sequence holds one token marked **A** and one marked **B**; the model must "
-    "answer both of their symbols from the query token **?** at the end, so it needs two "
+    f"Each sequence holds one token marked **{literal(TASK_TEXTS.marks[0])}** and one marked "
+    f"**{literal(TASK_TEXTS.marks[1])}**; the model must answer both of their symbols from "
+    f"the query token **{literal(TASK_TEXTS.query)}** at the end, so it needs two "
     "lookups at once. Token vectors are fixed random vectors (symbol + mark + position, "
     "plus fresh noise); one attention layer and a ReLU read-out learn, with forward and "
     "backward passes written by hand in NumPy. Four layouts train on the same batches "
@@ -235,7 +239,8 @@ st.latex(
     r"\text{, head } i \text{ reads only } x_{[i d/h,\,(i+1) d/h)}"
 )
 st.caption(
-    "About the noise: without it, one head can split its weight between A and B and the "
+    "About the noise: without it, one head can split its weight between "
+    f"{literal(TASK_TEXTS.marks[0])} and {literal(TASK_TEXTS.marks[1])} and the "
     "read-out can still untangle the two symbols from tiny differences in the mix. Noise "
     "on the token vectors (in a real model they vary from sentence to sentence) blurs "
     "that mix: turn it down "
@@ -246,7 +251,9 @@ cols = st.columns(6)
 d_model = cols[0].select_slider("d_model", [16, 32, 64], value=default.d_model, key="wh_d_model")
 heads = cols[1].select_slider("heads h", [2, 4, 8], value=default.n_heads, key="wh_heads")
 symbols = cols[2].slider("symbols", 2, 16, default.n_symbols, key="wh_symbols")
-seq_len = cols[3].slider("tokens before ?", 3, 16, default.seq_len, key="wh_seq_len")
+seq_len = cols[3].slider(
+    f"tokens before {TASK_TEXTS.query}", 3, 16, default.seq_len, key="wh_seq_len"
+)
 noise = cols[4].slider(
     "noise",
     0.0,
