@@ -8,12 +8,12 @@ from attention.engine import AttentionTrace
 from attention.figures.heatmap import attention_grid
 from attention.figures.lines import attention_lines
 from attention.head_metrics import summarise_heads
-from attention.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
+from attention.sentences import DEFAULT_SECOND_TEXT
 from ui import data
 from ui.charts import show_chart
 from ui.markdown import literal
 from ui.scenario import Scenario
-from ui.sidebar import scenario_sidebar
+from ui.sidebar import scenario_run, scenario_sidebar
 from ui.translation import translation_cross
 
 MAX_ALL_LINES_TOKENS = 64  # past this, every query's lines would be an unreadable mesh
@@ -37,7 +37,7 @@ def _cross_attention(
         bind="query-params",
     )
     if choice == TRANSLATION_WEIGHTS:
-        english = scenario.text if scenario.text.strip() else DEFAULT_TEXT
+        english = data.shown_text(scenario.text)
         try:
             crossed = translation_cross(english, second)
         except ValueError as error:
@@ -73,7 +73,8 @@ def _cross_attention(
     return cross.query_tokens, cross.key_tokens, cross.trace, None
 
 
-scenario, run = scenario_sidebar()
+scenario = scenario_sidebar()
+run = scenario_run(scenario)
 st.title("Attention maps")
 st.caption(run.source)
 

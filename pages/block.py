@@ -25,13 +25,13 @@ from attention.rank_collapse import MAX_DEPTH
 from attention.translation.heads import WHO_IS_YOU, YOU_FROM_SOURCE
 from attention.translation.pronoun import SETTLED, YOU_PRONOUNS, PronounChoice, choose_pronoun
 from attention.wording import plural
-from ui import block_data
+from ui import block_data, data
 from ui.charts import show_chart
 from ui.data import ScenarioRun
 from ui.markdown import literal
 from ui.real_model import residual_updates, run_real
-from ui.scenario import DEFAULT_TEXT, Scenario
-from ui.sidebar import scenario_sidebar
+from ui.scenario import Scenario
+from ui.sidebar import scenario_run, scenario_sidebar
 from ui.translation import run_translation
 
 # Radio label (also the URL value) → (the library's norm, a caption).
@@ -460,7 +460,8 @@ def three_attentions() -> None:
         )
 
 
-scenario, run = scenario_sidebar()
+scenario = scenario_sidebar()
+run = scenario_run(scenario)
 st.title("The block around attention")
 st.markdown(
     "Attention never works alone. Its heads' outputs are glued together and mixed by "
@@ -468,6 +469,6 @@ st.markdown(
     "layer, and then a feed-forward network works on every token separately."
 )
 what_the_block_does(scenario, run)
-in_a_trained_model(scenario.text if scenario.text.strip() else DEFAULT_TEXT)
+in_a_trained_model(data.shown_text(scenario.text))
 why_the_residual_matters(scenario, run)
 three_attentions()

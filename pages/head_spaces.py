@@ -16,7 +16,7 @@ from attention.wording import plural
 from ui import data
 from ui.charts import show_chart
 from ui.markdown import literal
-from ui.sidebar import scenario_sidebar
+from ui.sidebar import scenario_run, scenario_sidebar
 
 
 def _focus_from_click() -> None:
@@ -27,7 +27,8 @@ def _focus_from_click() -> None:
         st.session_state["focus"] = int(points[0]["point_index"])
 
 
-scenario, run = scenario_sidebar()
+scenario = scenario_sidebar()
+run = scenario_run(scenario)
 tokens, trace, focus = run.tokens, run.trace, scenario.focus
 spaces = data.spaces(scenario)
 n_heads = run.mha.n_heads

@@ -3,9 +3,10 @@
 import streamlit as st
 
 from attention.wording import plural
-from ui.sidebar import scenario_sidebar
+from ui.sidebar import scenario_run, scenario_sidebar
 
-scenario, run = scenario_sidebar()
+scenario = scenario_sidebar()
+run = scenario_run(scenario)
 
 st.title("Head Spaces")
 st.markdown(

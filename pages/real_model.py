@@ -35,7 +35,7 @@ def _send_layer_to_head_spaces() -> None:
     st.session_state["_real_go"] = True
 
 
-scenario, _ = scenario_sidebar(uses_source=False)
+scenario = scenario_sidebar(text_only=True)
 st.title("Inside a real model")
 
 try:
@@ -50,11 +50,7 @@ st.markdown(
     "by the same attention engine as the other pages, with the model's real weights."
 )
 if model.files.is_default:
-    st.caption(
-        "Weights and tokenizer checked against the official release's SHA-256. "
-        "The sidebar's temperature, mask and toy knobs do not apply here: the model runs "
-        "exactly as trained."
-    )
+    st.caption("Weights and tokenizer checked against the official release's SHA-256.")
 
 try:
     result = run_real(scenario.text)

@@ -16,7 +16,7 @@ from attention.figures import why_heads as fig
 from attention.wording import plural
 from ui import why_heads as exp
 from ui.markdown import literal
-from ui.sidebar import scenario_sidebar
+from ui.sidebar import scenario_run, scenario_sidebar
 
 CHART = {"toImageButtonOptions": {"scale": 2}}
 SCORE_LIMITS = {
@@ -38,7 +38,8 @@ def chart(figure, key: str) -> None:
     st.plotly_chart(figure, key=key, config=CHART)
 
 
-scenario, run = scenario_sidebar()
+scenario = scenario_sidebar()
+run = scenario_run(scenario)
 mha, tokens = run.mha, run.tokens
 st.title("Why several heads?")
 st.caption(
