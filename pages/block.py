@@ -51,17 +51,23 @@ def _use_example() -> None:
 
 
 def _head_list(kind: str) -> None:
-    """What each hand-built head does to every word, its score terms and what its values
-    carry (the records' fixed texts, shown literally)."""
+    """What each hand-built head does to every word; in an expander, its score terms and
+    what its values carry (the records' fixed texts, shown literally)."""
+    titles, heads = translation.head_titles(kind), translation.HEADS[kind]
     st.markdown(
         "\n".join(
-            f"- **{literal(title)}**: {literal(head.does)}  \n"
-            f"  *Score:* {literal(head.built)}.  \n  *Values carry:* {literal(head.carried)}."
-            for title, head in zip(
-                translation.head_titles(kind), translation.HEADS[kind], strict=True
-            )
+            f"- **{literal(title)}**: {literal(head.does)}"
+            for title, head in zip(titles, heads, strict=True)
         )
     )
+    with st.expander("How these heads are built"):
+        st.markdown(
+            "\n".join(
+                f"- **{literal(title)}** — score: {literal(head.built)}. Values carry: "
+                f"{literal(head.carried)}."
+                for title, head in zip(titles, heads, strict=True)
+            )
+        )
 
 
 def _maps_beside_heads(
