@@ -346,12 +346,13 @@ def _german_remark(choice: PronounChoice, target_tokens: tuple[str, ...]) -> str
     ruled_out = tuple(w for w in used if w not in choice.candidates)
     if ruled_out:
         return (
-            f"Your German uses {_listing(ruled_out, 'or')}, which the English sentence rules out."
+            f"Your German uses {_listing(ruled_out, 'and')}, which the English sentence rules out."
         )
     if choice.pronoun:
-        return f"Your German uses {_listing(used, 'or')}, as the English sentence asks."
+        return f"Your German uses {_listing(used, 'and')}, as the English sentence asks."
+    fits = "is one of them" if len(used) == 1 else "are among them"
     return (
-        f"Your German's {_listing(used, 'or')} is one of them: that choice came from outside the "
+        f"Your German's {_listing(used, 'and')} {fits}: that choice came from outside the "
         "English sentence."
     )
 

@@ -21,6 +21,7 @@ class Example:
 
     @property
     def label(self) -> str:
+        """How the example is offered in a menu: 'English → German'."""
         return f"{self.english} → {self.german}"
 
 
