@@ -82,11 +82,17 @@ class Neighbours:
     rank_corr: np.ndarray  # (heads,) Spearman ρ between cosine and each head's scores
 
 
-def neighbours(x: np.ndarray, trace: AttentionTrace, focus: int) -> Neighbours:
-    """Rank the tokens around `focus` in the original space and in every head."""
+def cosine_to(x: np.ndarray, focus: int) -> np.ndarray:
+    """(n,) cosine of every token vector of x (n, d) with token `focus` (0 for a zero
+    vector): how nearly they point the same way in all d dimensions."""
     x = np.asarray(x, dtype=np.float64)
     norms = np.linalg.norm(x, axis=1)
-    cosine = x @ x[focus] / np.maximum(norms * norms[focus], 1e-300)
+    return x @ x[focus] / np.maximum(norms * norms[focus], 1e-300)
+
+
+def neighbours(x: np.ndarray, trace: AttentionTrace, focus: int) -> Neighbours:
+    """Rank the tokens around `focus` in the original space and in every head."""
+    cosine = cosine_to(x, focus)
     scores = np.asarray(trace.scores[:, focus, :], dtype=np.float64)
     corr = np.array([rank_correlation(cosine, row) for row in scores])
     return Neighbours(

@@ -16,6 +16,7 @@ import streamlit as st
 _ENTERED = "_ran_through_app_py"
 PAGES = (
     ("pages/home.py", "Start here", ":material/school:"),
+    ("pages/lesson.py", "Lesson", ":material/co_present:"),
     ("pages/head_spaces.py", "Head spaces", ":material/scatter_plot:"),
     ("pages/attention_maps.py", "Attention maps", ":material/grid_on:"),
     ("pages/why_heads.py", "Why several heads?", ":material/functions:"),
