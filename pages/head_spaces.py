@@ -7,6 +7,7 @@ from attention.figures.heatmaps import attention_grid
 from attention.figures.spaces import before_figure, head_space_figure, motion_figure, values_figure
 from attention.figures.tables import neighbour_table, rank_correlation_table
 from attention.head_spaces import neighbours
+from attention.wording import plural
 from ui import data
 from ui.charts import show_chart
 from ui.markdown import literal
@@ -31,8 +32,9 @@ columns = 2 if n_heads <= 4 else 3 if n_heads <= 9 else 4
 st.title("Head spaces")
 st.caption(run.source)
 st.markdown(
-    f"Every head gets the same **{len(tokens)}** token vectors (width {run.x.shape[1]}) and "
-    f"moves them with its own $W_Q, W_K$ into a space of **{run.mha.d_head}** dimensions. "
+    f"Every head gets the same **{len(tokens)}** token {plural(len(tokens), 'vector')} "
+    f"(width {run.x.shape[1]}) and moves them with its own $W_Q, W_K$ into a space of "
+    f"**{run.mha.d_head}** {plural(run.mha.d_head, 'dimension')}. "
     "A query attends to the keys it lands near: "
     "$\\text{score} = q\\cdot k/\\sqrt{d_{head}}$."
 )
@@ -90,8 +92,8 @@ st.dataframe(neighbour_table(tokens, near), width="stretch")
 st.dataframe(rank_correlation_table(near), width="content")
 st.caption(
     f"Left: the tokens nearest to “{literal(tokens[focus])}” by cosine in all {run.x.shape[1]} "
-    f"dimensions. Then, per head, the keys its query scores highest in all "
-    f"{run.mha.d_head} dimensions. A rank correlation near 1 means the head keeps the "
-    "original neighbourhood; near 0 or below, the head has reordered it — not an "
-    "artefact of any 2-D drawing."
+    f"dimensions. Then, per head, the keys its query scores highest in its "
+    f"{run.mha.d_head} {plural(run.mha.d_head, 'dimension')}. A rank correlation near 1 "
+    "means the head keeps the original neighbourhood; near 0 or below, the head has "
+    "reordered it — not an artefact of any 2-D drawing."
 )

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from attention.wording import plural
 from ui.sidebar import scenario_run, scenario_sidebar
 
 scenario = scenario_sidebar()
@@ -17,8 +18,10 @@ st.markdown(
 st.subheader("The lesson's sentence")
 st.text(" · ".join(run.tokens))
 st.markdown(
-    f"{len(run.tokens)} tokens, each a vector of **{run.x.shape[1]}** numbers, going "
-    f"through **{run.mha.n_heads}** heads of **{run.mha.d_head}** dimensions. "
+    f"{len(run.tokens)} {plural(len(run.tokens), 'token')}, each a vector of "
+    f"**{run.x.shape[1]}** numbers, going through **{run.mha.n_heads}** "
+    f"{plural(run.mha.n_heads, 'head')} of **{run.mha.d_head}** "
+    f"{plural(run.mha.d_head, 'dimension')}. "
     "Change the sentence and the knobs in the sidebar; every page follows them."
 )
 st.subheader("A path through the ideas")

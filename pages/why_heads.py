@@ -14,9 +14,11 @@ import streamlit as st
 from attention import MultiHeadAttention
 from attention.experiments.cost import compare_layouts, cost_by_length, lengths_around
 from attention.experiments.rank_limit import PATTERNS, pattern_from_choices, target_pattern
+from attention.experiments.training.task import TASK_TEXTS
 from attention.experiments.training.train import Comparison, TrainingConfig, seed_summary
 from attention.experiments.two_targets import same_vector
 from attention.figures import curves, heatmaps, tables
+from attention.wording import plural
 from ui import why_heads as exp
 from ui.charts import show_chart
 from ui.data import ScenarioRun
@@ -247,8 +249,9 @@ def train_and_compare(seed: int) -> Trained | None:
     """§4: four layouts trained on the same batches; None until the user trains them."""
     st.header("4. Train a small model and watch heads specialise")
     st.markdown(
-        "Each sequence holds one token marked **A** and one marked **B**; the model must "
-        "answer both of their symbols from the query token **?** at the end, so it needs two "
+        f"Each sequence holds one token marked **{literal(TASK_TEXTS.marks[0])}** and one "
+        f"marked **{literal(TASK_TEXTS.marks[1])}**; the model must answer both of their symbols "
+        f"from the query token **{literal(TASK_TEXTS.query)}** at the end, so it needs two "
         "lookups at once. Token vectors are fixed random vectors (symbol + mark + position, "
         "plus fresh noise); one attention layer and a ReLU read-out learn, with forward and "
         "backward passes written by hand in NumPy. Four layouts train on the same batches "
@@ -260,7 +263,8 @@ def train_and_compare(seed: int) -> Trained | None:
         r"\text{, head } i \text{ reads only } x_{[i d/h,\,(i+1) d/h)}"
     )
     st.caption(
-        "About the noise: without it, one head can split its weight between A and B and the "
+        "About the noise: without it, one head can split its weight between "
+        f"{literal(TASK_TEXTS.marks[0])} and {literal(TASK_TEXTS.marks[1])} and the "
         "read-out can still untangle the two symbols from tiny differences in the mix. Noise "
         "on the token vectors (in a real model they vary from sentence to sentence) blurs "
         "that mix: turn it down "
@@ -273,7 +277,9 @@ def train_and_compare(seed: int) -> Trained | None:
     )
     heads = cols[1].select_slider("heads h", [2, 4, 8], value=default.n_heads, key="wh_heads")
     symbols = cols[2].slider("symbols", 2, 16, default.n_symbols, key="wh_symbols")
-    seq_len = cols[3].slider("tokens before ?", 3, 16, default.seq_len, key="wh_seq_len")
+    seq_len = cols[3].slider(
+        f"tokens before {TASK_TEXTS.query}", 3, 16, default.seq_len, key="wh_seq_len"
+    )
     noise = cols[4].slider(
         "noise",
         0.0,
@@ -386,7 +392,8 @@ st.title("Why several heads?")
 st.caption(
     "Five questions about multi-head attention, each answered by a computation that runs "
     f"here. Sections 1, 2, 3 and 5 use the sidebar's scenario: d_model = {run.mha.d_model}, "
-    f"{run.mha.n_heads} heads of d_head = {run.mha.d_head}, {len(run.tokens)} tokens."
+    f"{run.mha.n_heads} {plural(run.mha.n_heads, 'head')} of d_head = {run.mha.d_head}, "
+    f"{len(run.tokens)} {plural(len(run.tokens), 'token')}."
 )
 same_cost(run.mha, len(run.tokens))
 one_distribution_per_head(scenario, run)

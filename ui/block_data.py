@@ -1,17 +1,15 @@
 """Cached computation behind "The block around attention": the scenario's heads wrapped
-in a block, the rank-collapse stacks (every depth's tokens), and the
-hand-built translation example."""
+in a block and the rank-collapse stacks (every depth's tokens). The translation
+example's cache is ui/translation.py."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
-import streamlit as st
 
 from attention.blocks import BlockTrace, EncoderBlock
 from attention.rank_collapse import MAX_DEPTH, collapse_runs, relative_pca
-from attention.translation import TranslationModel, TranslationTrace, build_translation_model
 from ui import data
 from ui.data import cached_per_computation
 from ui.scenario import Scenario
@@ -77,14 +75,3 @@ def rank_collapse(scenario: Scenario, norm: str) -> CollapseResult:
         np.array([r.distances for r in runs]),
         np.array([r.states for r in runs]),
     )
-
-
-@st.cache_resource(show_spinner=False)
-def translation_model() -> TranslationModel:
-    return build_translation_model()
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def translation(source: str, target: str) -> TranslationTrace:
-    """The example on one sentence pair; ValueError with a readable message."""
-    return translation_model().run(source, target)

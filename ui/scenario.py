@@ -10,7 +10,8 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-DEFAULT_TEXT = "The cat sat on the mat because it was tired."
+from attention.sentences import DEFAULT_TEXT
+
 MAX_TEXT_CHARS = 5000
 D_MODEL_CHOICES = (2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384)
 MAX_HEADS = 16

@@ -14,6 +14,7 @@ import numpy as np
 
 from attention.cost import AttentionCost, attention_cost
 from attention.validation import check_positive_int
+from attention.wording import plural
 
 
 @dataclass(frozen=True)
@@ -52,9 +53,9 @@ def head_layouts(d_model: int, n_heads: int) -> list[tuple[str, int, int]]:
         )
     split = d_model // n_heads
     return [
-        (f"{n_heads} heads × {split}", n_heads, split),
+        (f"{n_heads} {plural(n_heads, 'head')} × {split}", n_heads, split),
         (f"1 head × {d_model}", 1, d_model),
-        (f"{n_heads} full-size heads × {d_model}", n_heads, d_model),
+        (f"{n_heads} full-size {plural(n_heads, 'head')} × {d_model}", n_heads, d_model),
     ]
 
 

@@ -58,9 +58,11 @@ def head_kind_table(
     query_tokens: Sequence[str],
     key_tokens: Sequence[str],
     focus: int,
+    head_names: Sequence[str] | None = None,
 ) -> Styler:
     """One row per head from attention.head_metrics.summarise_heads: entropy, largest
-    weight, the key the focus query looks at most (with its weight) and the pattern."""
+    weight, the key the focus query looks at most (with its weight) and the pattern;
+    rows named `head_names` (default "head 1", …)."""
     top_keys = zip(summary["focus_top_key"], summary["focus_top_weight"], strict=True)
     table = pd.DataFrame(
         {
@@ -71,7 +73,7 @@ def head_kind_table(
             ],
             "pattern": summary["pattern"],
         },
-        index=_head_names(len(summary["pattern"])),
+        index=list(head_names or _head_names(len(summary["pattern"]))),
     )
     return table.style.format({"entropy (bits)": "{:.2f}", "largest weight": "{:.2f}"})
 
