@@ -40,12 +40,6 @@ class HeadSpace:
     outputs: np.ndarray  # (n, 2) each query's head output in the values' plane
     value_variance_kept: float
 
-    @property
-    def score_distance_corr(self) -> float:
-        """Old sign convention, ρ(score, 2-D distance), for the figure modules until they
-        print `rho.picture`; remove then."""
-        return -self.rho.picture
-
 
 @dataclass(frozen=True)
 class HeadSpaces:
@@ -117,4 +111,29 @@ def neighbours(x: np.ndarray, trace: AttentionTrace, focus: int) -> Neighbours:
         head_orders=np.argsort(-scores, axis=1, kind="stable"),
         head_scores=scores,
         rank_corr=corr,
+    )
+
+
+@dataclass(frozen=True)
+class AgreementRange:
+    """The lowest and highest ρ(score, −distance) over a set of heads, at each step from
+    the score space to the picture (NaN-free: heads with no order are left out)."""
+
+    score_space: tuple[float, float]
+    head_space: tuple[float, float]
+    picture: tuple[float, float]
+
+
+def agreement_range(spaces: HeadSpaces) -> AgreementRange:
+    """How faithfully every head's space and picture order keys by score, as ranges."""
+
+    def span(values: list[float]) -> tuple[float, float]:
+        finite = [v for v in values if np.isfinite(v)]
+        return (min(finite), max(finite)) if finite else (float("nan"), float("nan"))
+
+    rhos = [head.rho for head in spaces.heads]
+    return AgreementRange(
+        span([r.score_space for r in rhos]),
+        span([r.head_space for r in rhos]),
+        span([r.picture for r in rhos]),
     )

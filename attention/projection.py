@@ -67,12 +67,6 @@ class JointLayout:
     variance_kept: float  # of the score space (d_head + 1 dimensions) by the two axes
     rho: RankAgreement
 
-    @property
-    def score_distance_corr(self) -> float:
-        """Old sign convention, ρ(score, 2-D distance), for the figure modules until they
-        print `rho.picture`; remove then."""
-        return -self.rho.picture
-
 
 def fit_plane(points: np.ndarray) -> Plane:
     """The plane of the points' two main axes (scikit-learn PCA). With fewer than two

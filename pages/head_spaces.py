@@ -10,6 +10,7 @@ from attention.head_spaces import neighbours
 from attention.wording import plural
 from ui import data
 from ui.charts import show_chart
+from ui.geometry_text import nearness_sentence
 from ui.markdown import literal
 from ui.sidebar import scenario_run, scenario_sidebar
 
@@ -34,9 +35,9 @@ st.caption(run.source)
 st.markdown(
     f"Every head gets the same **{len(tokens)}** token {plural(len(tokens), 'vector')} "
     f"(width {run.x.shape[1]}) and moves them with its own $W_Q, W_K$ into a space of "
-    f"**{run.mha.d_head}** {plural(run.mha.d_head, 'dimension')}. "
-    "A query attends to the keys it lands near: "
-    "$\\text{score} = q\\cdot k/\\sqrt{d_{head}}$."
+    f"**{run.mha.d_head}** {plural(run.mha.d_head, 'dimension')}. A query's weight on a "
+    "key grows with their score, $q\\cdot k/\\sqrt{d_{head}}$, not with a distance. "
+    + nearness_sentence(spaces, run.mha.d_head)
 )
 
 left, right = st.columns(2)
@@ -54,10 +55,12 @@ with right:
 
 st.subheader("After: each head's queries and keys, with where it looks")
 st.markdown(
-    "Keys are shifted to the queries' centre and both scaled to equal size before the "
-    "2-D PCA — neither changes any attention weight. Each title says how faithful the "
-    "picture is: the **variance kept** by two axes, and **ρ**, the rank correlation "
-    "between the true score q·k and the 2-D distance (−1 = nearer always means higher score)."
+    "Keys are shifted to the queries' centre and both scaled to equal size, then each "
+    "key gets one balancing coordinate so that nearer means higher score — none of it "
+    "changes any attention weight — and the 2-D PCA is taken of that space. Each title "
+    "says how faithful the picture is: the **variance kept** by two axes, and **ρ**, "
+    "the rank correlation between a query's scores and its nearness to the keys "
+    "(+1 = nearer always means higher score), in the picture and in the head's own space."
 )
 pictures, maps = st.columns([3, 2])
 with pictures:

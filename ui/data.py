@@ -19,6 +19,7 @@ import numpy as np
 import streamlit as st
 
 from attention import AttentionTrace, MultiHeadAttention
+from attention.experiments.training.task import TASK_TEXTS
 from attention.experiments.training.train import TrainingConfig, example_tokens, trained_heads
 from attention.head_spaces import HeadSpaces, head_spaces
 from attention.pretrained import ModelError
@@ -36,12 +37,18 @@ HASHED_WORDS = (
     "Points: a seeded random vector per distinct word (MiniLM is not installed, so its "
     "real word embeddings are not available)"
 )
-TRAINED_NOTICE = (
-    "Trained source: the four heads of page 3's small model (variant b, d_model 32), "
-    "trained with the sidebar's seed on the two-lookup task, shown on one example "
-    "sequence. Only the last token “?” asks anything in that task, so read its row; "
-    "the other rows were never trained."
-)
+
+
+def trained_notice(config: TrainingConfig) -> str:
+    """What the trained source shows, with the model's own sizes and query token."""
+    return (
+        f"Trained source: the {config.n_heads} heads of page 3's small model (variant b, "
+        f"d_model {config.d_model}), trained with the sidebar's seed on the two-lookup task, "
+        f"shown on one example sequence. Only the last token “{TASK_TEXTS.query}” asks "
+        "anything in that task, so read its row; the other rows were never trained."
+    )
+
+
 EMPTY_TEXT_NOTICE = "The sentence is empty: showing the default sentence until you type one."
 
 P = ParamSpec("P")
@@ -168,7 +175,7 @@ def _run_trained(s: Scenario) -> ScenarioRun:
     mha, labels, x = trained_heads(comparison, "split")
     trace = mha(x, causal=s.causal, temperature=s.temp)
     source = "Points: the two-lookup task's example sequence (symbol + mark + position)."
-    return ScenarioRun(labels, x, mha, trace, source, (TRAINED_NOTICE,))
+    return ScenarioRun(labels, x, mha, trace, source, (trained_notice(TrainingConfig()),))
 
 
 _RUNNERS = {"toy": _run_toy, "real": _run_real, "trained": _run_trained}

@@ -160,7 +160,8 @@ def head_space_figure(
     focus token's query joined to every key by a line as wide as its attention weight."""
     labels = [safe_label(t) for t in tokens]
     titles = [
-        f"head {h + 1}<br>var {s.variance_kept:.0%} · ρ {_fmt(s.score_distance_corr)}"
+        f"head {h + 1} · var {s.variance_kept:.0%}<br>ρ picture {_fmt(s.rho.picture)} · "
+        f"own space {_fmt(s.rho.head_space)}"
         for h, s in enumerate(spaces.heads)
     ]
     panels, layout = _head_grid(len(spaces.heads), titles, columns)
@@ -405,13 +406,13 @@ def joint_query_key_figure(
                 "hovertemplate": f"{side}: %{{text}}<extra></extra>",
             }
         )
-    corr = layout.score_distance_corr
+    corr = layout.rho.picture
     shown = f"{corr:+.2f}" if np.isfinite(corr) else "n/a (all scores equal)"
     plane = {"showticklabels": False, "zeroline": False}
     fig_layout = {
         "title": {
             "text": f"{safe_label(title, 40)} · 2-D keeps {100 * layout.variance_kept:.0f} % "
-            f"of the spread · ρ(score, distance) = {shown}"
+            f"of the spread · ρ(score, −distance) = {shown}"
         },
         "xaxis": {**plane, "title": {"text": "PC 1"}},
         "yaxis": {**plane, "title": {"text": "PC 2"}, "scaleanchor": "x"},

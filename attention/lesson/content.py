@@ -6,12 +6,12 @@ from __future__ import annotations
 import functools
 import re
 import string
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
-ASSET = Path(__file__).resolve().parents[2] / "assets" / "lesson.toml"
+from attention.assets import AssetError, read_toml
+
+ASSET = "lesson.toml"
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -33,25 +33,26 @@ class StepText:
 
 
 def parse_steps(raw: dict, source: str) -> tuple[StepText, ...]:
-    """Validate the parsed TOML; ValueError names the file and the step at fault."""
+    """Validate the parsed TOML; an AssetError (a ValueError) names the file and the step
+    at fault."""
     steps = raw.get("step")
     if not isinstance(steps, list) or not steps:
-        raise ValueError(f"{source}: no [[step]] tables.")
+        raise AssetError(f"{source}: no [[step]] tables.")
     parsed, seen = [], set()
     for index, step in enumerate(steps, start=1):
         where = f"{source}, step {index}"
         missing = [k for k in ("id", "title", "notice", "question", "because") if k not in step]
         if missing:
-            raise ValueError(f"{where}: missing {', '.join(missing)}.")
+            raise AssetError(f"{where}: missing {', '.join(missing)}.")
         if not _ID.match(str(step["id"])) or step["id"] in seen:
-            raise ValueError(f"{where}: id {step['id']!r} is not a new lower-case name.")
+            raise AssetError(f"{where}: id {step['id']!r} is not a new lower-case name.")
         seen.add(step["id"])
         notice = step["notice"]
         if not isinstance(notice, list) or not 1 <= len(notice) <= 4:
-            raise ValueError(f"{where} ({step['id']}): notice must hold 1 to 4 sentences.")
+            raise AssetError(f"{where} ({step['id']}): notice must hold 1 to 4 sentences.")
         texts = [step["title"], *notice, step["question"], step["because"], step.get("try", "")]
         if not all(isinstance(t, str) for t in texts) or not all(texts[:-1]):
-            raise ValueError(f"{where} ({step['id']}): every text must be a non-empty string.")
+            raise AssetError(f"{where} ({step['id']}): every text must be a non-empty string.")
         parsed.append(
             StepText(
                 step["id"],
@@ -66,10 +67,9 @@ def parse_steps(raw: dict, source: str) -> tuple[StepText, ...]:
 
 
 @functools.cache
-def lesson_text(path: Path = ASSET) -> tuple[StepText, ...]:
+def lesson_text() -> tuple[StepText, ...]:
     """The steps' words in lesson order."""
-    with path.open("rb") as file:
-        return parse_steps(tomllib.load(file), path.name)
+    return parse_steps(read_toml(ASSET), f"assets/{ASSET}")
 
 
 def fill(template: str, facts: dict[str, object], escape: Callable[[str], str]) -> str:
