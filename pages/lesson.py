@@ -70,6 +70,7 @@ if present:
         lesson.figure(step.text, view, number, present=True)
 else:
     view = words_and_controls()
+    lesson.details(step.text, view)
     lesson.figure(step.text, view, number, present=False)
     lesson.quiz(step.text, view)
     lesson.score_line(final=number == n, questions=n)

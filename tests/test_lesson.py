@@ -11,12 +11,18 @@ import pytest
 from attention.cost import attention_cost
 from attention.lesson.content import lesson_text, parse_steps
 from attention.lesson.quiz import choice_quiz
+from attention.translation import EXAMPLES
 from tests.apptest import array, chart, open_page, toy_points, traces
 from ui.markdown import literal
 
 PAGE = "pages/lesson.py"
 STEPS = [step.id for step in lesson_text()]
 SENTENCE = "The cat sat on the mat because it was tired."
+
+
+def at_id(step_id: str, **query: str):
+    """The lesson opened at the step called `step_id`."""
+    return at_step(STEPS.index(step_id) + 1, **query)
 
 
 def at_step(number: int, **query: str):
@@ -62,6 +68,8 @@ def test_every_step_renders_its_words_view_and_question(number):
 OTHER_INPUT = {  # what a step's numbers depend on, when not the sentence
     "cost": {"d_model": "32"},
     "slicing": {"seed": "3"},
+    "lecture": {"lesson_fit_seed": "3"},  # the step's own control, through the URL
+    "translation": {"lesson_example": EXAMPLES[2].label},
 }
 
 
@@ -76,7 +84,7 @@ def test_the_numbers_follow_the_input(number):
 
 
 def test_points_answer_is_the_nearest_token_by_cosine():
-    at = at_step(1)
+    at = at_id("points")
     x = toy_points(SENTENCE, 64).x
     cosine = x @ x[1] / np.linalg.norm(x, axis=1) / np.linalg.norm(x[1])
     cosine[1] = -np.inf
@@ -85,7 +93,7 @@ def test_points_answer_is_the_nearest_token_by_cosine():
 
 
 def test_qkv_answer_is_the_key_the_figure_weights_most():
-    at = at_step(2)
+    at = at_id("qkv")
     keys = next(t for t in view(at)["data"] if t.get("name") == "keys")
     weights = array(keys["customdata"])
     np.testing.assert_allclose(weights.sum(), 1.0, atol=1e-3)
@@ -93,14 +101,14 @@ def test_qkv_answer_is_the_key_the_figure_weights_most():
 
 
 def test_looks_answer_counts_the_distinct_favourites_in_the_drawn_rows():
-    at = at_step(3)
+    at = at_id("looks")
     z = array(traces(view(at), "heatmap")[0]["z"])
     np.testing.assert_allclose(z.sum(axis=1), 1.0, atol=1e-3)
     assert_right(at, str(len(set(z.argmax(axis=1).tolist()))))
 
 
 def test_two_targets_answer_compares_the_drawn_bars():
-    at = at_step(4)
+    at = at_id("two_targets")
     bars = traces(view(at), "bar")
     one = array(bars[0]["y"])
     two = [array(b["y"]) for b in bars[1:]]
@@ -112,28 +120,28 @@ def test_two_targets_answer_compares_the_drawn_bars():
 
 
 def test_cost_answer_is_the_parameter_ratio_from_the_cost_formula():
-    at = at_step(5)
+    at = at_id("cost")
     split = attention_cost(64, 4, 16, 11).params
     full = attention_cost(64, 4, 64, 11).params
     assert_right(at, f"×{full / split:.1f}")
 
 
 def test_slicing_answer_is_head_ones_share_of_the_drawn_w_q():
-    at = at_step(6)
+    at = at_id("slicing")
     w = array(traces(view(at), "heatmap")[0]["z"])  # d_model × heads·d_head, as drawn
     block = w[:16, :16]
     assert_right(at, f"{(block**2).sum() / (w[:, :16] ** 2).sum():.0%}")
 
 
 def test_residual_answer_is_the_curve_highest_at_the_chosen_depth():
-    at = at_step(7)
+    at = at_id("residual")
     curves = [t for t in view(at)["data"] if t.get("mode", "").startswith("lines")]
     final = [array(t["customdata"])[-1] for t in curves]
     assert_right(at, curves[int(np.argmax(final))]["name"])
 
 
 def test_real_heads_answer_is_the_drawn_map_with_most_previous_token_weight():
-    at = at_step(8)
+    at = at_id("real_heads")
     maps = traces(view(at), "heatmap")
     shares = [np.diagonal(array(t["z"]), offset=-1).mean() for t in maps]
     best = int(np.argmax(shares))
@@ -146,6 +154,7 @@ def test_step_and_presenter_mode_round_trip_through_the_url():
     next_button = next(b for b in at.button if b.label == "Next ▶")
     next_button.click().run()
     assert current(at) == 4 and at.query_params["step"] in ("4", ["4"])
+    assert at.header[0].value == lesson_text()[3].title
     at.toggle(key="present").set_value(False).run()
     assert "present" not in at.query_params
 
@@ -164,7 +173,7 @@ def at_step_raw(raw: str):
 
 
 def test_the_score_counts_first_answers_and_resets():
-    at = at_step(2)
+    at = at_id("qkv")
     keys = next(t for t in view(at)["data"] if t.get("name") == "keys")
     right = keys["hovertext"][int(np.argmax(array(keys["customdata"])))]
     quiz = next(r for r in at.radio if str(r.key).startswith("quiz_"))
@@ -182,7 +191,7 @@ def test_the_score_counts_first_answers_and_resets():
 
 def test_the_exported_file_escapes_the_sentence_and_holds_every_step():
     text = "<script>window.pwned=1</script> the cat & the <b>dog</b>"
-    at = at_step(1, text=text)
+    at = at_id("points", text=text)
     at.button(key="lesson_prepare").click().run()
     assert not at.exception
     data = at.session_state["_lesson_export"].decode("utf-8")
@@ -219,3 +228,28 @@ def test_a_quiz_always_holds_its_answer_once_and_varies_its_place():
     assert len(places) > 1
     with pytest.raises(ValueError, match="wrong option"):
         choice_quiz("cat", ["cat"])
+
+
+def test_lecture_answer_is_the_head_whose_drawn_weights_go_to_tea_and_its():
+    at = at_id("lecture")
+    shares = []
+    for h in (1, 2):
+        keys = [t for t in view(at)["data"] if t.get("name") == "keys"][h - 1]
+        weights = dict(zip(keys["hovertext"], array(keys["customdata"]), strict=True))
+        shares.append(weights["tea"] + weights["it's"])
+    mostly = [f"head {h + 1}" for h, share in enumerate(shares) if share > 0.5]
+    assert_right(at, mostly[0] if len(mostly) == 1 else "both" if mostly else "neither")
+
+
+def test_distances_answer_is_the_lowest_drawn_bar():
+    at = at_id("distances")
+    bars = traces(view(at), "bar")[0]
+    assert_right(at, bars["x"][int(np.argmin(array(bars["y"])))])
+
+
+def test_translation_answer_follows_the_words_of_address():
+    at = at_id("translation")  # default example: "you are tired, my friend"
+    assert_right(at, "du")
+    sir = next(i for i, example in enumerate(EXAMPLES) if "sir" in example.english)
+    at.select_slider(key="lesson_example").set_value(sir).run()
+    assert_right(at, "Sie")

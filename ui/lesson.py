@@ -32,7 +32,8 @@ _EXPORT_ASKED = "_lesson_export_asked"
 
 @dataclass(frozen=True)
 class Control:
-    """A step's own "Try this" control: a select slider over `options`."""
+    """A step's own "Try this" control: a select slider over `options`, kept in the URL
+    under `key` as the shown label (so `format` should keep labels short)."""
 
     key: str
     options: tuple
@@ -129,6 +130,13 @@ def reset_score() -> None:
 def sentences(text: StepText, view: StepView) -> list[str]:
     """The step's notice sentences as markdown, user words escaped."""
     return [fill(line, view.facts, literal) for line in text.notice]
+
+
+def details(text: StepText, view: StepView) -> None:
+    """The step's longer account, folded away, when it has one."""
+    if text.details:
+        with st.expander("More about this view"):
+            st.markdown(fill(text.details, view.facts, literal))
 
 
 def quiz(text: StepText, view: StepView) -> None:

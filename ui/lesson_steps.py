@@ -6,17 +6,27 @@ from __future__ import annotations
 
 import dataclasses
 
+import streamlit as st
+
 from attention.experiments.cost import compare_layouts
 from attention.experiments.slicing import own_slice_share
-from attention.figures.curves import cost_bars, rank_collapse_figure, two_target_figure
+from attention.figures.curves import (
+    cost_bars,
+    neighbour_order_chart,
+    rank_collapse_figure,
+    two_target_figure,
+)
 from attention.figures.heatmaps import attention_grid, head_grid_figure, slicing_figure
-from attention.figures.spaces import before_figure, head_space_figure
+from attention.figures.spaces import before_figure, head_space_figure, lecture_figure
 from attention.head_roles import ROLES
-from attention.head_spaces import HeadSpaces
+from attention.head_spaces import HeadSpaces, neighbours
+from attention.lecture import QUERY, TARGETS, lecture_picture
 from attention.lesson.content import lesson_text
 from attention.lesson.steps import (
     StepView,
     cost_step,
+    distances_step,
+    lecture_step,
     looks_step,
     most_varied_layer,
     points_step,
@@ -24,13 +34,18 @@ from attention.lesson.steps import (
     real_heads_step,
     residual_step,
     slicing_step,
+    translation_step,
     two_targets_step,
 )
 from attention.rank_collapse import MAX_DEPTH
+from attention.translation import EXAMPLES, choose_pronoun, head_titles
+from attention.translation.heads import YOU_FROM_SOURCE
+from attention.translation.pronoun import YOU_PRONOUNS
 from ui import block_data, data, why_heads
 from ui.lesson import Control, LessonStep
 from ui.real_model import run_real
 from ui.scenario import D_MODEL_CHOICES, Scenario, carry_focus
+from ui.translation import run_translation
 
 
 def _toy(scenario: Scenario, **changes: object) -> Scenario:
@@ -63,7 +78,7 @@ def _points(scenario: Scenario, d_model: object) -> StepView:
 
 def _qkv_control(scenario: Scenario) -> Control:
     heads = _toy(scenario).computation().heads
-    return Control("lesson_head", tuple(range(1, heads + 1)), 1, lambda h: f"head {h}")
+    return Control("lesson_head", tuple(range(1, heads + 1)), 1)
 
 
 def _qkv(scenario: Scenario, head: object) -> StepView:
@@ -92,7 +107,7 @@ def _looks_control(scenario: Scenario) -> Control:
     attentions = run_real(data.shown_text(scenario.text)).trace.attentions
     varied = most_varied_layer(attentions, _same_word(scenario, "real"))
     layers = tuple(range(1, len(attentions) + 1))
-    return Control("lesson_layer", layers, varied, lambda k: f"layer {k}")
+    return Control("lesson_layer", layers, varied)
 
 
 def _looks(scenario: Scenario, layer: object) -> StepView:
@@ -150,7 +165,7 @@ def _divisor_heads(d_model: int) -> tuple[int, ...]:
 def _cost_control(scenario: Scenario) -> Control:
     options = _divisor_heads(scenario.d_model)
     default = scenario.heads if scenario.heads in options else options[0]
-    return Control("lesson_cost_heads", options, default, lambda h: f"{h} heads")
+    return Control("lesson_cost_heads", options, default)
 
 
 def _cost(scenario: Scenario, heads: object) -> StepView:
@@ -196,6 +211,66 @@ def _real_heads(scenario: Scenario, _: object) -> StepView:
     )
 
 
+def _lecture_control(scenario: Scenario) -> Control:
+    return Control("lesson_fit_seed", tuple(range(10)), 0)
+
+
+@st.cache_data(max_entries=10, show_spinner="Fitting the two heads (a fraction of a second)…")
+def _lecture_fit(seed: int):
+    return lecture_picture(seed)
+
+
+def _lecture(scenario: Scenario, seed: object) -> StepView:
+    fit = _lecture_fit(int(seed))
+    tokens = list(fit.sentence.tokens)
+    query = tokens.index(QUERY)
+    targets = (tokens.index(TARGETS[0]), tokens.index(TARGETS[1]))
+    figure = lecture_figure(tokens, fit.sentence.embeddings, fit.trace, query)
+    setting = f"“{fit.sentence.text}” · d_model 2 · 2 heads of 2 · weights fitted from seed {seed}"
+    weights = fit.trace.weights[:, query]
+    return lecture_step(tokens, weights, query, targets, fit.description, figure, setting)
+
+
+def _distances(scenario: Scenario, _: object) -> StepView:
+    toy = _toy(scenario)
+    run = data.run(toy)
+    near = neighbours(run.x, run.trace, toy.focus)
+    figure = neighbour_order_chart(near.rank_corr, run.tokens[toy.focus])
+    return distances_step(run.tokens, run.x, run.trace, toy.focus, figure, _setting(toy))
+
+
+def _translation_control(scenario: Scenario) -> Control:
+    labels = tuple(range(len(EXAMPLES)))
+    return Control("lesson_example", labels, 1, lambda i: EXAMPLES[i].label)
+
+
+def _translation(scenario: Scenario, index: object) -> StepView:
+    example = EXAMPLES[int(index)]
+    trace = run_translation(example.english, example.german)
+    choice = choose_pronoun(trace)
+    figure = attention_grid(
+        trace.cross_weights,
+        list(trace.target_tokens),
+        list(trace.source_tokens),
+        titles=head_titles("cross"),
+        columns=2,
+        query_side="German: query",
+        key_side="English: key",
+        panel_px=260,
+    )
+    setting = f"{example.label} · hand-built encoder–decoder heads (not trained)"
+    return translation_step(
+        example.english,
+        YOU_FROM_SOURCE.name,
+        choice.weight_on_you,
+        choice.delivered,
+        choice.candidates,
+        tuple(w.text for w in YOU_PRONOUNS),
+        figure,
+        setting,
+    )
+
+
 def _no_control(scenario: Scenario) -> None:
     return None
 
@@ -203,11 +278,14 @@ def _no_control(scenario: Scenario) -> None:
 _STEPS = {
     "points": (_points_control, _points),
     "qkv": (_qkv_control, _qkv),
+    "lecture": (_lecture_control, _lecture),
     "looks": (_looks_control, _looks),
+    "distances": (_no_control, _distances),
     "two_targets": (_two_targets_control, _two_targets),
     "cost": (_cost_control, _cost),
     "slicing": (_cost_control, _slicing),
     "residual": (_residual_control, _residual),
+    "translation": (_translation_control, _translation),
     "real_heads": (_no_control, _real_heads),
 }
 LESSON_STEPS = [LessonStep(text, *_STEPS[text.id]) for text in lesson_text()]

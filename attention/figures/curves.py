@@ -29,7 +29,7 @@ from attention.figures.grid import (
     vertical_line,
 )
 from attention.figures.palette import FONT_SIZE, TOKEN_COLOR, head_color, with_alpha
-from attention.figures.text import percent, unique_labels
+from attention.figures.text import percent, safe_label, unique_labels
 
 # Layouts and variants (not heads): Paul Tol's high-contrast set plus black, each with
 # its own dash so the lines stay apart in grey print and for every colour vision.
@@ -390,6 +390,34 @@ def slice_share_chart(weights: Mapping[str, np.ndarray]) -> go.Figure:
     layout["yaxis"].update(title={"text": "% of W_Q weight in own slice"}, range=[0, 110])
     layout["shapes"] = shapes
     return figure(data, framed_layout(layout, 360))
+
+
+def neighbour_order_chart(rank_corr: np.ndarray, focus_label: str) -> go.Figure:
+    """Per head, the rank correlation between the focus token's neighbours by cosine in
+    the original space and the keys its query scores highest in the head (full
+    dimensions): 1 = the head keeps the original order."""
+    rho = np.asarray(rank_corr, dtype=np.float64)
+    heads = len(rho)
+    panels, layout = grid(1, 1)
+    data = [
+        {
+            "type": "bar",
+            "x": [f"head {h + 1}" for h in range(heads)],
+            "y": np.round(np.nan_to_num(rho, nan=0.0), 4),
+            "customdata": [f"{r:+.2f}" if np.isfinite(r) else "n/a" for r in rho],
+            "marker": {"color": [head_color(h) for h in range(heads)]},
+            "hovertemplate": "%{x}: ρ = %{customdata}<extra></extra>",
+            "showlegend": False,
+        }
+    ]
+    layout["xaxis"]["type"] = "category"
+    layout["yaxis"].update(
+        range=[-1.05, 1.1],
+        title={"text": f"ρ(original order, head's order) for “{safe_label(focus_label)}”"},
+    )
+    layout["shapes"] = [horizontal_line(1.0, {"dash": "dot", "color": "#444444"}, panels[0])]
+    layout["annotations"] = [line_label(1.0, "1: the original order kept", panels[0])]
+    return figure(data, framed_layout(layout, 380))
 
 
 # The residual stream ----------------------------------------------------------------

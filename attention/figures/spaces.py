@@ -12,6 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
+from attention.engine import AttentionTrace
 from attention.figures.grid import MARGIN, Panel, figure, grid
 from attention.figures.heatmaps import MAX_GRID_CELLS
 from attention.figures.lines import weighted_segments
@@ -526,3 +527,97 @@ def layer_path_figure(
         "plot_bgcolor": "white",
     }
     return figure(data, fig_layout)
+
+
+def lecture_figure(
+    tokens: list[str], x: np.ndarray, trace: AttentionTrace, query: int
+) -> go.Figure:
+    """The lecture's picture with nothing projected: 2-D tokens, then per head its queries
+    (●) and keys (◇) as the engine computes them, the query token's lines to the keys as
+    wide as its weights, and beside them the head's values (■) with the query's output
+    (★), the weighted sum of the values. Every coordinate is the model's own."""
+    labels = [safe_label(t) for t in tokens]
+    heads = trace.q.shape[0]
+    titles = ["the tokens (d_model = 2)"]
+    for h in range(heads):
+        titles += [f"head {h + 1}: queries ● and keys ◇", f"head {h + 1}: values ■, output ★"]
+    colors = [None] + [head_color(h) for h in range(heads) for _ in range(2)]
+    panels, layout = grid(len(titles), 3, titles, colors, h_gap=0.05, equal_aspect=True)
+    data = [
+        panels[0].place(
+            _points(
+                np.asarray(x),
+                mode="markers+text",
+                text=labels,
+                textposition="top center",
+                marker={"size": 11, "color": TOKEN_COLOR},
+                hovertemplate="%{text}: (%{x:.2f}, %{y:.2f})<extra></extra>",
+                showlegend=False,
+            )
+        )
+    ]
+    for h in range(heads):
+        color, w = head_color(h), trace.weights[h, query]
+        keys_panel, values_panel = panels[1 + 2 * h], panels[2 + 2 * h]
+        q, k, v = trace.q[h], trace.k[h], trace.v[h]
+        star = trace.heads[h, query]
+        named = set(np.argsort(-w)[:2].tolist())
+        traces = weighted_segments(np.repeat(q[query][None], len(tokens), 0), k, w, color, "")
+        traces += [
+            _weighted_points(
+                k,
+                labels,
+                w,
+                set(range(len(tokens))),
+                "key; weight from the query",
+                {"symbol": KEY_SYMBOL, "size": 11, "color": color, "line": {"width": 2}},
+                "keys",
+                h,
+            ),
+            _points(
+                q[query : query + 1],
+                mode="markers+text",
+                text=[labels[query]],
+                textposition="top center",
+                marker={"symbol": QUERY_SYMBOL, "size": 15, "color": color,
+                        "line": {"width": 2, "color": FOCUS_COLOR}},
+                hovertemplate=f"query of {labels[query]}<extra>head {h + 1}</extra>",
+                name="query",
+                showlegend=False,
+            ),
+        ]  # fmt: skip
+        data += [keys_panel.place(t) for t in traces]
+        traces = weighted_segments(np.repeat(star[None], len(tokens), 0), v, w, color, "")
+        traces += [
+            _weighted_points(
+                v,
+                labels,
+                w,
+                named,
+                "value; its weight in the output",
+                {"symbol": VALUE_SYMBOL, "size": 10, "color": with_alpha(color, 0.7)},
+                "values",
+                h,
+            ),
+            _points(
+                star[None],
+                mode="markers",
+                marker={"symbol": OUTPUT_SYMBOL, "size": 22, "color": color,
+                        "line": {"width": 1.5, "color": FOCUS_COLOR}},
+                hovertemplate=f"output of head {h + 1} for {labels[query]}<extra></extra>",
+                name="output",
+                showlegend=False,
+            ),
+        ]  # fmt: skip
+        data += [values_panel.place(t) for t in traces]
+    for panel in panels:
+        layout[panel.xaxis].update(zeroline=False, showgrid=True, gridcolor="#EEEEEE")
+        layout[panel.yaxis].update(zeroline=False, showgrid=True, gridcolor="#EEEEEE")
+    layout.update(
+        height=2 * 360 + 60,
+        font={"size": FONT_SIZE},
+        plot_bgcolor="white",
+        showlegend=False,
+        margin={"l": 10, "r": 10, "t": 60, "b": 10},
+    )
+    return figure(data, layout)

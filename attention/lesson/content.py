@@ -25,10 +25,11 @@ class StepText:
     try_label: str
     question: str
     because: str
+    details: str = ""  # optional longer account, folded away (left out in presenter mode)
 
     def placeholders(self) -> set[str]:
         """Every name in braces across the step's sentences."""
-        texts = (self.title, *self.notice, self.question, self.because)
+        texts = (self.title, *self.notice, self.question, self.because, self.details)
         return {name for text in texts for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
@@ -50,8 +51,9 @@ def parse_steps(raw: dict, source: str) -> tuple[StepText, ...]:
         notice = step["notice"]
         if not isinstance(notice, list) or not 1 <= len(notice) <= 4:
             raise AssetError(f"{where} ({step['id']}): notice must hold 1 to 4 sentences.")
-        texts = [step["title"], *notice, step["question"], step["because"], step.get("try", "")]
-        if not all(isinstance(t, str) for t in texts) or not all(texts[:-1]):
+        optional = [step.get("try", ""), step.get("details", "")]
+        texts = [step["title"], *notice, step["question"], step["because"], *optional]
+        if not all(isinstance(t, str) for t in texts) or not all(texts[:-2]):
             raise AssetError(f"{where} ({step['id']}): every text must be a non-empty string.")
         parsed.append(
             StepText(
@@ -61,6 +63,7 @@ def parse_steps(raw: dict, source: str) -> tuple[StepText, ...]:
                 step.get("try", ""),
                 step["question"],
                 step["because"],
+                step.get("details", ""),
             )
         )
     return tuple(parsed)

@@ -55,6 +55,7 @@ def _section(number: int, total: int, step: ExportedStep, include_plotlyjs: bool
         f"<section><p class='step'>Step {number} of {total}</p>"
         f"<h2>{_escape(text.title)}</h2>"
         + "".join(_paragraph(line, view.facts) for line in text.notice)
+        + (_paragraph(text.details, view.facts) if text.details else "")
         + figure
         + f"<p class='setting'>{_escape(view.setting)}</p>"
         + "<div class='quiz'>"

@@ -289,3 +289,70 @@ def real_heads_step(
         "answer": names[best],
     }
     return StepView(figure, facts, index_quiz(names, best, order, seed=12), setting)
+
+
+def lecture_step(
+    tokens: list[str],
+    weights: np.ndarray,
+    query: int,
+    targets: tuple[int, int],
+    how: str,
+    figure: go.Figure,
+    setting: str,
+) -> StepView:
+    """Step 3: the lecture's 2-D picture; how much of the query's weight each of the two
+    heads gives the two target tokens, (heads, n) weights of the query."""
+    w = np.asarray(weights, dtype=np.float64)
+    a, b = targets
+    pair = w[:, a] + w[:, b]
+    top2 = int(np.argmax(w[1]))
+    names = [f"head {h + 1}" for h in range(len(w))]
+    mostly = [h for h in range(len(w)) if pair[h] > 0.5]
+    right = names[mostly[0]] if len(mostly) == 1 else ("both" if mostly else "neither")
+    options = [*names, "both", "neither"]
+    facts = {
+        "query": tokens[query],
+        "a": tokens[a],
+        "b": tokens[b],
+        "w1_a": float(w[0, a]),
+        "w1_b": float(w[0, b]),
+        "w1_ab": float(pair[0]),
+        "w2_ab": float(pair[1]),
+        "w2_top": float(w[1, top2]),
+        "top2": tokens[top2],
+        "how": how,
+        "answer": right,
+    }
+    quiz = index_quiz(options, options.index(right), range(len(options)), seed=3)
+    return StepView(figure, facts, quiz, setting)
+
+
+def translation_step(
+    english: str,
+    head: str,
+    on_you: float,
+    delivered: dict[str, float],
+    candidates: tuple[str, ...],
+    pronouns: tuple[str, ...],
+    figure: go.Figure,
+    setting: str,
+) -> StepView:
+    """Step 11: what the cross-attention brought back at the start token and which German
+    "you" it leaves; the answer is that pronoun, or "not settled" when several fit."""
+    brought = ", ".join(f"{name} {value:.2f}" for name, value in delivered.items())
+    if len(candidates) == 1:
+        right, decision = candidates[0], f"“{candidates[0]}” only"
+    elif candidates:
+        right = decision = "not settled: " + " or ".join(candidates)
+    else:
+        right = decision = "no “you” to translate"
+    options = [right, *(p for p in pronouns if p != right), "not settled: " + " or ".join(pronouns)]
+    facts = {
+        "english": english,
+        "head": head,
+        "on_you": on_you,
+        "delivered": brought,
+        "decision": decision,
+        "answer": right,
+    }
+    return StepView(figure, facts, index_quiz(options, 0, range(1, len(options)), seed=11), setting)
