@@ -42,3 +42,17 @@ def median_over_tokens(ratios: np.ndarray) -> np.ndarray:
     """The median over the last (token) axis of ‖update‖ / ‖stream‖ ratios shaped
     (..., n): one typical nudge per sublayer (and layer)."""
     return np.median(np.asarray(ratios), axis=-1)
+
+
+SMALL_NUDGE = 0.3  # an update under 30 % of the stream's length leaves the token nearly as it was
+
+
+def nudge_sizes(ratios: np.ndarray) -> dict[str, int]:
+    """How many of the given median ratios are small (< SMALL_NUDGE), sizeable but shorter
+    than the stream, or at least as long as the stream."""
+    ratios = np.asarray(ratios, dtype=np.float64).ravel()
+    return {
+        "small": int((ratios < SMALL_NUDGE).sum()),
+        "sizeable": int(((ratios >= SMALL_NUDGE) & (ratios < 1)).sum()),
+        "large": int((ratios >= 1).sum()),
+    }

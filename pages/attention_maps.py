@@ -109,10 +109,20 @@ if kind == "cross":
         second = DEFAULT_SECOND_TEXT
     q_tokens, k_tokens, trace, head_titles = _cross_attention(scenario, second)
     query_side, key_side = "query side: second sentence", "key side: the sentence"
+    # The sidebar's focus picks a token of the sentence; here the queries are the second
+    # sentence's, so they get their own picker.
+    focus = st.selectbox(
+        "Focus query (a token of the second sentence; the sidebar's focus applies to "
+        "self-attention)",
+        range(len(q_tokens)),
+        format_func=lambda i: f"{i} · {q_tokens[i]}",
+        key="maps_cross_focus",
+    )
 else:
     q_tokens = k_tokens = run.tokens
     trace, head_titles = run.trace, None
     query_side, key_side = "query (row)", "key (column)"
+    focus = min(scenario.focus, len(q_tokens) - 1)
     if scenario.causal:
         st.caption(
             "Grey cells are blocked by the causal mask: a token may not look at tokens "
@@ -120,8 +130,7 @@ else:
         )
 
 n_heads = trace.weights.shape[0]
-focus = min(scenario.focus, len(q_tokens) - 1)
-columns = min(n_heads, 4 if n_heads <= 8 else 6)
+columns = min(n_heads, 4)  # panels wide enough for 16 token labels and their titles
 
 st.subheader("All heads")
 show_chart(
@@ -162,6 +171,7 @@ with big:
             key_side=key_side,
             panel_px=520,
             max_cells=len(q_tokens),
+            square_cells=True,
         ),
         key="big_chart",
     )
@@ -179,6 +189,7 @@ with mean:
             panel_px=520,
             max_cells=len(q_tokens),
             head_colors=False,
+            square_cells=True,
         ),
         key="mean_chart",
     )
@@ -196,6 +207,7 @@ with left:
         selection_mode="multi",
         default=list(range(1, min(n_heads, 4) + 1)),
         key=f"maps_line_heads_{n_heads}",
+        bind="query-params",
     )
 many = len(q_tokens) > MAX_ALL_LINES_TOKENS
 with right:
@@ -204,6 +216,7 @@ with right:
             f"Only the focus token ({literal(q_tokens[focus])})",
             value=len(q_tokens) > 24,
             key="maps_only_focus",
+            bind="query-params",
             disabled=many,
             help=f"Over {MAX_ALL_LINES_TOKENS} tokens only the focus token's lines are drawn."
             if many

@@ -12,9 +12,9 @@ from attention.figures.curves import layer_ratio_figure, rank_collapse_figure, s
 from attention.figures.heatmaps import attention_grid, concat_figure, hidden_figure
 from attention.figures.spaces import collapse_pca_figure, joint_query_key_figure, layer_path_figure
 from attention.head_spaces import head_layout
-from attention.nudges import block_nudges, median_over_tokens
+from attention.nudges import SMALL_NUDGE, block_nudges, median_over_tokens, nudge_sizes
 from attention.pretrained import ModelError
-from attention.rank_collapse import MAX_DEPTH
+from attention.rank_collapse import FLOAT64_LEVEL, MAX_DEPTH, depth_reaching, log_growth
 from attention.translation.heads import WHO_IS_YOU, YOU_FROM_SOURCE
 from attention.translation.pronoun import SETTLED, YOU_PRONOUNS, PronounChoice, choose_pronoun
 from attention.wording import plural
@@ -149,7 +149,7 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
         st.markdown(
             "Light bars: the length of each token's vector as it enters a sublayer. Dark "
             f"bars: the length of what the sublayer adds. Median ‖update‖ / ‖stream‖: {ratios}. "
-            "Below 1, the token keeps most of what it was and the sublayer nudges it."
+            + size_sentence(nudges.median_ratios)
         )
         show_chart(
             stream_update_figure(
@@ -180,15 +180,63 @@ def in_a_trained_model(text: str) -> None:
         return
     medians = median_over_tokens(updates.ratios)
     st.markdown(
-        f"MiniLM on your sentence ({len(real.tokens)} WordPiece tokens), 6 post-LN layers. "
-        f"Attention's median nudge ranges from {medians[:, 0].min():.2f} to "
+        f"MiniLM on your sentence ({len(real.tokens)} WordPiece tokens), {len(medians)} "
+        f"post-LN layers. Attention's median update ranges from {medians[:, 0].min():.2f} to "
         f"{medians[:, 0].max():.2f} of the stream, the feed-forward's from "
-        f"{medians[:, 1].min():.2f} to {medians[:, 1].max():.2f}: every layer adds a "
-        "fraction of what is already there, and the tokens move a step at a time."
+        f"{medians[:, 1].min():.2f} to {medians[:, 1].max():.2f}. " + size_sentence(medians)
     )
     show_chart(layer_ratio_figure(updates.ratios), key="block_real_ratios")
     st.markdown("Each token's path through the layers, all seven hidden states in one PCA:")
     show_chart(layer_path_figure(real.hidden_states, real.tokens), key="block_real_paths")
+
+
+def size_sentence(medians: np.ndarray) -> str:
+    """What the median ratios say about the size of each update, chosen by the numbers."""
+    sizes = nudge_sizes(medians)
+    total = sum(sizes.values())
+    if sizes["large"] == 0 and sizes["sizeable"] == 0:
+        return (
+            f"Every median update is under {SMALL_NUDGE:.0%} of the stream's length: each "
+            "sublayer nudges the tokens, and they keep most of what they were."
+        )
+    if sizes["large"] == 0:
+        return (
+            "Every median update is shorter than the stream it is added to; updates of at "
+            f"least {SMALL_NUDGE:.0%} of its length, sizeable rather than small nudges: "
+            f"{sizes['sizeable']} of {total}."
+        )
+    return (
+        "Median updates at least as long as the stream itself, where the sublayer rewrites "
+        f"the token rather than nudging it: {sizes['large']} of {total}."
+    )
+
+
+def collapse_sentences(collapse: block_data.CollapseResult, stack_label: str) -> str:
+    """What the four stacks measured, each claim chosen by its own numbers."""
+    lone = collapse.distances[collapse.residual.index(False)]
+    kept = collapse.distances[collapse.residual.index(True)]
+    growth, floor = log_growth(lone), depth_reaching(lone)
+    fall = f"falls to {lone[-1]:.1e} by depth {MAX_DEPTH}"
+    if floor is not None:
+        fall = (
+            f"reaches float64's rounding (≤ {FLOAT64_LEVEL:.0e}: identical tokens) at depth {floor}"
+        )
+    pace = ""
+    if growth is not None and growth > 1.5:
+        pace = (
+            f" — *doubly* exponentially (Dong et al., 2021): its logarithm grows about "
+            f"×{growth:.1f} per layer"
+        )
+    first = f"Without the residual ({stack_label}) the distance {fall}{pace}."
+    ratio = kept[-1] / max(lone[-1], np.finfo(float).tiny)
+    second = (
+        f" With it, each layer only adds to the stream: from {kept[0]:.2f} at depth 0 the "
+        f"distance is {kept[-1]:.1e} at depth {MAX_DEPTH}, {ratio:.0e} times the run "
+        "without it."
+    )
+    if kept[-1] < kept[0] / 10:
+        second += f" It still drifts down, {kept[0] / kept[-1]:.0e} times over those layers."
+    return first + second
 
 
 @st.fragment
@@ -244,14 +292,7 @@ def why_the_residual_matters(scenario: Scenario, run: ScenarioRun) -> None:
             ),
             key="block_collapse",
         )
-        st.markdown(
-            "Without the residual the distance falls *doubly* exponentially (Dong et al., "
-            "2021): its logarithm roughly triples each layer, until float64 can no longer tell "
-            "the tokens apart. With it, each layer only adds to the stream and the tokens "
-            f"keep their differences: {stack_label}, depth {MAX_DEPTH}, still "
-            f"**{collapse.distance(True, False, MAX_DEPTH):.1e}**. Without pre-LN it drifts "
-            "down slowly, because every layer adds a nearly shared vector to all tokens."
-        )
+        st.markdown(collapse_sentences(collapse, stack_label))
     with pictures:
         show_chart(
             collapse_pca_figure(

@@ -28,7 +28,10 @@ run = scenario_run(scenario)
 tokens, trace, focus = run.tokens, run.trace, scenario.focus
 spaces = data.spaces(scenario)
 n_heads = run.mha.n_heads
-columns = 2 if n_heads <= 4 else 3 if n_heads <= 9 else 4
+# Up to 4 heads the maps sit beside the pictures; more heads get the full width each, in
+# rows of 4, so every title and every token label keeps its room.
+beside = n_heads <= 4
+columns = 2 if beside else 4
 
 st.title("Head spaces")
 st.caption(run.source)
@@ -50,19 +53,36 @@ with left:
     )
     st.caption("Click a token to focus on it (or pick it in the sidebar).")
 with right:
-    show_chart(motion_figure(spaces, tokens), key="motion_chart")
-    st.caption("Press ▶ Play: the tokens split into a query (●) and a key (◇) in every head.")
+    stages = ["before", *(f"head {h + 1}" for h in range(n_heads))]
+    stage = st.segmented_control(
+        "Step through the heads (or press ▶ Play in the chart)",
+        stages,
+        default="before",
+        key="hs_stage",
+        bind="query-params",
+    )
+    show_chart(
+        motion_figure(spaces, tokens, start=stages.index(stage or "before")), key="motion_chart"
+    )
+    st.caption(
+        "Press ▶ Play: the tokens split into a query (●) and a key (◇) in every head, "
+        "resting on each head before moving on."
+    )
 
 st.subheader("After: each head's queries and keys, with where it looks")
 st.markdown(
+    "Each head asks three questions of every token: its **query** (●) — what am I looking "
+    "for? its **key** (◇) — what do I have? its **value** (■, below) — what do I pass on "
+    "if chosen? "
     "Keys are shifted to the queries' centre and both scaled to equal size, then each "
     "key gets one balancing coordinate so that nearer means higher score — none of it "
     "changes any attention weight — and the 2-D PCA is taken of that space. Each title "
     "says how faithful the picture is: the **variance kept** by two axes, and **ρ**, "
     "the rank correlation between a query's scores and its nearness to the keys "
-    "(+1 = nearer always means higher score), in the picture and in the head's own space."
+    "(+1 = nearer always means higher score): “2-D” in the picture, “own” in the head's "
+    "own space without the balancing coordinate."
 )
-pictures, maps = st.columns([3, 2])
+pictures, maps = st.columns(2) if beside else (st.container(), st.container())
 with pictures:
     show_chart(
         head_space_figure(spaces, tokens, trace.weights, focus, columns=columns),
@@ -76,7 +96,7 @@ with maps:
             scores=trace.scores,
             allowed=trace.mask,
             columns=columns,
-            panel_px=300,
+            panel_px=300 if beside else 320,
         ),
         key="heatmap_chart",
     )

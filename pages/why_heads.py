@@ -102,13 +102,28 @@ def one_distribution_per_head(scenario: Scenario, run: ScenarioRun) -> None:
     names = [f"{i} · {t}" for i, t in enumerate(tokens)]
     cols = st.columns(3)
     query = cols[0].selectbox(
-        "Query token", range(n), index=scenario.focus, format_func=names.__getitem__, key="wh_query"
+        "Query token",
+        range(n),
+        index=scenario.focus,
+        format_func=names.__getitem__,
+        key="wh_query",
+        bind="query-params",
     )
     a = cols[1].selectbox(
-        "First target", range(n), index=0, format_func=names.__getitem__, key="wh_target_a"
+        "First target",
+        range(n),
+        index=0,
+        format_func=names.__getitem__,
+        key="wh_target_a",
+        bind="query-params",
     )
     b = cols[2].selectbox(
-        "Second target", range(n), index=n - 1, format_func=names.__getitem__, key="wh_target_b"
+        "Second target",
+        range(n),
+        index=n - 1,
+        format_func=names.__getitem__,
+        key="wh_target_b",
+        bind="query-params",
     )
     if a == b:
         st.warning("Pick two different target tokens.")
@@ -169,11 +184,19 @@ def rank_limit(seed: int, mha: MultiHeadAttention) -> None:
     cols = st.columns([2, 1, 2])
     kinds = {**PATTERNS, "drawn": "drawn by you: tick the keys each query attends to"}
     kind = cols[0].selectbox(
-        "Target pattern", list(kinds), format_func=PATTERN_NAMES.get, key="wh_pattern"
+        "Target pattern",
+        list(kinds),
+        format_func=PATTERN_NAMES.get,
+        key="wh_pattern",
+        bind="query-params",
     )
-    n = cols[1].slider("Tokens n", 2, 16, 8, key="wh_rank_n")
+    n = cols[1].slider("Tokens n", 2, 16, 8, key="wh_rank_n", bind="query-params")
     penalty = cols[2].selectbox(
-        "Score size", list(SCORE_LIMITS), format_func=SCORE_LIMITS.get, key="wh_penalty"
+        "Score size",
+        list(SCORE_LIMITS),
+        format_func=SCORE_LIMITS.get,
+        key="wh_penalty",
+        bind="query-params",
     )
     st.caption(f"Target: {kinds[kind]}.")
     if kind == "drawn":
@@ -273,12 +296,21 @@ def train_and_compare(seed: int) -> Trained | None:
     default = TrainingConfig()
     cols = st.columns(6)
     d_model = cols[0].select_slider(
-        "d_model", [16, 32, 64], value=default.d_model, key="wh_d_model"
+        "d_model", [16, 32, 64], value=default.d_model, key="wh_d_model", bind="query-params"
     )
-    heads = cols[1].select_slider("heads h", [2, 4, 8], value=default.n_heads, key="wh_heads")
-    symbols = cols[2].slider("symbols", 2, 16, default.n_symbols, key="wh_symbols")
+    heads = cols[1].select_slider(
+        "heads h", [2, 4, 8], value=default.n_heads, key="wh_heads", bind="query-params"
+    )
+    symbols = cols[2].slider(
+        "symbols", 2, 16, default.n_symbols, key="wh_symbols", bind="query-params"
+    )
     seq_len = cols[3].slider(
-        f"tokens before {TASK_TEXTS.query}", 3, 16, default.seq_len, key="wh_seq_len"
+        f"tokens before {TASK_TEXTS.query}",
+        3,
+        16,
+        default.seq_len,
+        key="wh_seq_len",
+        bind="query-params",
     )
     noise = cols[4].slider(
         "noise",
@@ -287,10 +319,15 @@ def train_and_compare(seed: int) -> Trained | None:
         default.noise,
         step=0.1,
         key="wh_noise",
+        bind="query-params",
         help="Std of fresh Gaussian noise added to every coordinate of every token vector.",
     )
     steps = cols[5].select_slider(
-        "steps", [300, 600, 1000, 1500, 2000, 3000], value=default.steps, key="wh_steps"
+        "steps",
+        [300, 600, 1000, 1500, 2000, 3000],
+        value=default.steps,
+        key="wh_steps",
+        bind="query-params",
     )
     config = TrainingConfig(
         d_model=d_model, n_heads=heads, n_symbols=symbols, seq_len=seq_len, noise=noise, steps=steps

@@ -20,13 +20,13 @@ from attention.experiments.cost import compare_layouts, cost_by_length
 from attention.experiments.rank_limit import fit_rank_limit, target_pattern
 from attention.experiments.training.train import TrainingConfig, compare_variants, seed_summary
 from attention.experiments.two_targets import fit_two_targets
-from attention.figures import curves, heatmaps, lines, spaces
+from attention.figures import curves, heatmaps, lines, presentation, spaces
 from attention.figures.palette import DIVERGING_SCALE, signed_axis
 from attention.head_spaces import head_layout, head_spaces
 from attention.nudges import block_nudges
 from tests.apptest import array, colour_scale
 
-MODULES = (heatmaps, spaces, lines, curves)
+MODULES = (heatmaps, spaces, lines, curves, presentation)
 TOKENS = ["The", "cat", "sat", "on", "the", "<b>mat</b>"]
 N, D_MODEL, HEADS = len(TOKENS), 16, 2
 
@@ -104,7 +104,20 @@ def _builders(i: dict) -> dict:
             lambda: spaces.head_space_figure(i["spaces"], tokens, trace.weights, 2)
         ],
         "values_figure": [lambda: spaces.values_figure(i["spaces"], tokens, trace.weights, 2)],
-        "motion_figure": [lambda: spaces.motion_figure(i["spaces"], tokens)],
+        "motion_figure": [
+            lambda: spaces.motion_figure(i["spaces"], tokens),
+            lambda: spaces.motion_figure(i["spaces"], tokens, start=1),
+        ],
+        "lecture_figure": [lambda: spaces.lecture_figure(tokens, i["x"][:, :2], trace, 1)],
+        "neighbour_order_chart": [
+            lambda: curves.neighbour_order_chart(np.array([0.5, np.nan]), "<b>cat</b>")
+        ],
+        "for_slides": [
+            lambda: presentation.for_slides(curves.two_target_curves(i["two"]), ["a <b>"]),
+            lambda: presentation.for_slides(
+                spaces.before_figure(i["spaces"].before, tokens, 2), ["x", "y"], 1.3, True
+            ),
+        ],
         "joint_query_key_figure": [
             lambda: spaces.joint_query_key_figure(
                 head_layout(i["cross"], 1), tokens[:3], tokens, i["cross"].weights[1], 1, "h"
@@ -258,3 +271,23 @@ def test_singular_value_colours_count_orders_of_magnitude_from_zero(inputs):
         z[shown] + powers[0], np.log10(result.singular_values[shown]), atol=1e-3
     )
     assert [p - powers[0] for p in powers] == list(bar.tickvals)
+
+
+def test_the_sentence_marker_sits_at_its_length_on_the_log_axis():
+    lengths = [4, 8, 16, 1024]
+    fig = curves.cost_by_length_chart(cost_by_length(D_MODEL, HEADS, lengths), lengths, 11)
+    line = fig.layout.shapes[0]
+    assert line.x0 == line.x1 == 11  # shapes take data values on a log axis
+    assert fig.layout.annotations[0].x == pytest.approx(np.log10(11))  # annotations, log10
+
+
+def test_one_head_and_the_two_heads_have_three_colours(inputs):
+    fig = curves.two_target_figure(TOKENS, inputs["two"])
+    colours = [trace.marker.color for trace in fig.data]
+    assert len(set(colours)) == 3
+
+
+def test_the_chance_labels_do_not_sit_on_one_line(inputs):
+    fig = curves.seed_spread(inputs["summary"], inputs["labels"], [0, 1], 3)
+    shifts = [a.yshift or 0 for a in fig.layout.annotations]
+    assert len(set(shifts)) == len(shifts)

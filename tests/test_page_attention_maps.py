@@ -178,3 +178,33 @@ def test_translation_heads_with_unknown_words_fall_back_with_a_message():
     assert len(_maps(at, "grid_chart")) == 4
     captions = " ".join(c.value for c in at.caption)
     assert "The weights are random" in captions
+
+
+def test_a_shared_link_keeps_the_lines_controls():
+    at = open_page(PAGE, maps_line_heads_4=["1", "3"], maps_only_focus="true")
+    assert not at.exception
+    assert at.get("button_group")[-1].value == [1, 3]
+    assert at.toggle(key="maps_only_focus").value is True
+    lines = chart(at, "lines_chart")
+    names = {t["name"] for t in lines["data"] if t.get("mode") == "lines"}
+    assert names == {"head 1", "head 3"}
+
+
+def test_cross_mode_focuses_a_token_of_the_second_sentence():
+    from attention.sentences import DEFAULT_SECOND_TEXT
+    from attention.toy import split_words
+
+    at = open_page(PAGE, maps_kind="cross", focus="2")
+    picker = at.selectbox(key="maps_cross_focus")
+    german = split_words(DEFAULT_SECOND_TEXT)[0]
+    assert picker.format_func(picker.value) == f"{picker.value} · {german[picker.value]}"
+    picker.select(2).run()
+    table = at.dataframe[0].value
+    assert f"“{german[2]}” looks most at" in table.columns  # the page's focus, not the sidebar's
+
+
+def test_the_large_maps_have_square_cells():
+    at = open_page(PAGE)
+    for key in ("big_chart", "mean_chart"):
+        yaxis = chart(at, key)["layout"]["yaxis"]
+        assert yaxis["scaleanchor"] == "x" and yaxis["scaleratio"] == 1

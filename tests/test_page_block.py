@@ -288,7 +288,11 @@ def test_text_quotes_the_residual_runs_value_at_depth_24(default_page):
         for c in traces(chart(default_page, "block_collapse"), "scatter")
     }
     text = " ".join(m.value for m in default_page.markdown)
-    assert f"still **{curves['attention, residual'][24]:.1e}**" in text
+    kept, lone = curves["attention, residual"], curves["attention, no residual"]
+    assert f"the distance is {kept[24]:.1e} at depth 24" in text
+    assert f"from {kept[0]:.2f} at depth 0" in text
+    floor = next(d for d, value in enumerate(lone) if value <= 1e-15)
+    assert f"at depth {floor}" in text
 
 
 def test_the_trained_model_section_shows_minilm_layer_by_layer():
@@ -302,3 +306,38 @@ def test_the_trained_model_section_shows_minilm_layer_by_layer():
     assert all(len(array(t["y"])) == 6 for t in medians)
     assert all((array(t["y"]) > 0).all() for t in medians)
     assert chart(at, "block_real_paths")["data"]
+
+
+def _sentence_with(at, words: str) -> str:
+    return next(m.value for m in at.markdown if words in m.value)
+
+
+@pytest.mark.parametrize("text", [None, "Stop.", "The committee approved the new budget today."])
+def test_update_sizes_are_described_by_the_numbers_beside_them(text):
+    import re
+
+    at = open_page("pages/block.py", **({"text": text} if text else {}))
+    assert not at.exception
+    for words in ("Median ‖update‖ / ‖stream‖", "MiniLM on your sentence"):
+        sentence = _sentence_with(at, words)
+        numbers = [float(v) for v in re.findall(r"\b\d\.\d\d\b", sentence)]
+        if max(numbers) >= 1:
+            assert "at least as long as the stream" in sentence, sentence
+        elif max(numbers) >= 0.3:
+            assert "shorter than the stream" in sentence and "sizeable" in sentence, sentence
+        else:
+            assert "nudges the tokens" in sentence, sentence
+        assert "fraction of what is already there" not in sentence
+
+
+@pytest.mark.parametrize("norm", ["pre-LN", "post-LN", "no LN"])
+def test_the_residual_sentences_follow_the_chosen_stack(norm):
+    import re
+
+    at = open_page("pages/block.py", block_stack_norm=norm)
+    sentence = _sentence_with(at, "Without the residual (")
+    assert f"Without the residual ({norm})" in sentence and "Without pre-LN" not in sentence
+    start, end = (
+        float(v) for v in re.findall(r"from (\S+) at depth 0 the distance is (\S+)", sentence)[0]
+    )
+    assert ("drifts down" in sentence) == (end < start / 10)

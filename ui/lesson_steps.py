@@ -18,6 +18,7 @@ from attention.figures.curves import (
 )
 from attention.figures.heatmaps import attention_grid, head_grid_figure, slicing_figure
 from attention.figures.spaces import before_figure, head_space_figure, lecture_figure
+from attention.figures.text import safe_label
 from attention.head_roles import ROLES
 from attention.head_spaces import HeadSpaces, neighbours
 from attention.lecture import QUERY, TARGETS, lecture_picture
@@ -120,7 +121,7 @@ def _looks(scenario: Scenario, layer: object) -> StepView:
         rows[None],
         names,
         run.tokens,
-        titles=[f"where layer {layer}'s heads look from “{run.tokens[focus]}”"],
+        titles=[f"where layer {layer}'s heads look from “{safe_label(run.tokens[focus])}”"],
         columns=1,
         query_side="head",
         key_side="key token",

@@ -126,11 +126,10 @@ def cost_by_length_chart(
                     "hovertemplate": f"{label}<br>n = %{{x}}<br>{part}: %{{y:,}}<extra></extra>",
                 }
             )
-    # Shapes and annotations on a log axis take log10 coordinates.
-    mark = math.log10(current)
+    # On a log axis a shape takes the data value, an annotation its log10.
     layout = {
-        "shapes": [vertical_line(mark, {"color": "#888888", "dash": "dot"})],
-        "annotations": [_note_above(mark, f"your sentence: n = {current}")],
+        "shapes": [vertical_line(current, {"color": "#888888", "dash": "dot"})],
+        "annotations": [_note_above(math.log10(current), f"your sentence: n = {current}")],
         "xaxis": {"type": "log", "title": {"text": "sequence length n (tokens)"}},
         "yaxis": {"type": "log", "title": {"text": "multiply-adds"}, "exponentformat": "power"},
     }
@@ -151,8 +150,11 @@ def two_target_figure(tokens: Sequence[str], result: TwoTargetResult) -> go.Figu
         f"Two heads: {percent(two[0])} and {percent(two[1])}",
     ]
     panels, layout = grid(2, 2, titles, h_gap=0.06)
-    series = [(panels[0], 0, result.one_head, "one head")]
-    series += [(panels[1], h, result.two_heads[h], f"head {h + 1} of two") for h in range(2)]
+    # The single head is another model, not head 1: it keeps the layouts' black.
+    series = [(panels[0], LAYOUT_STYLES[0][0], result.one_head, "one head")]
+    series += [
+        (panels[1], head_color(h), result.two_heads[h], f"head {h + 1} of two") for h in range(2)
+    ]
     data = [
         panel.place(
             {
@@ -160,13 +162,13 @@ def two_target_figure(tokens: Sequence[str], result: TwoTargetResult) -> go.Figu
                 "x": labels,
                 "y": weights,
                 "name": name,
-                "marker": {"color": head_color(head)},
+                "marker": {"color": color},
                 "customdata": [query] * len(labels),
                 "hovertemplate": "query %{customdata} → key %{x}<br>weight %{y:.3f}"
                 f"<extra>{name}</extra>",
             }
         )
-        for panel, head, weights, name in series
+        for panel, color, weights, name in series
     ]
     shapes = [
         {
@@ -205,12 +207,12 @@ def two_target_curves(result: TwoTargetResult) -> go.Figure:
             "y": loss,
             "name": name,
             "mode": "lines",
-            "line": {"color": head_color(head), "width": 3},
+            "line": {"color": color, "dash": dash, "width": 3},
             "hovertemplate": f"{name}<br>step %{{x}}<br>loss %{{y:.4f}}<extra></extra>",
         }
-        for loss, name, head in (
-            (result.one_head_loss, "one head", 0),
-            (result.two_heads_loss, "two heads", 1),
+        for loss, name, (color, dash) in (
+            (result.one_head_loss, "one head", LAYOUT_STYLES[0]),
+            (result.two_heads_loss, "two heads", LAYOUT_STYLES[1]),
         )
     ]
     # The first steps can start far above the floor; keep the floor and the end in view.
@@ -341,9 +343,11 @@ def seed_spread(
     marks = list(zip(chance.items(), ("dot", "dash"), strict=True))
     layout = {
         "shapes": [vertical_line(x, {"color": "#888888", "dash": dash}) for (_, x), dash in marks],
-        "annotations": [
-            _note_above(x, f"{label}: {x:.1f} %", xanchor="left", font={"color": "#555555"})
-            for (label, x), _ in marks
+        "annotations": [  # one label per line, stacked so that close lines never collide
+            _note_above(
+                x, f"{label}: {x:.1f} %", xanchor="left", yshift=18 * row, font={"color": "#555555"}
+            )
+            for row, ((label, x), _) in enumerate(marks)
         ],
         "xaxis": {
             "title": {"text": "accuracy on held-out sequences (%), one dot per seed"},
@@ -351,7 +355,7 @@ def seed_spread(
         },
         "yaxis": {"type": "category", "autorange": "reversed"},
     }
-    return figure(data, framed_layout(layout, 340, margin={"t": 40}))
+    return figure(data, framed_layout(layout, 340, margin={"t": 58}))
 
 
 # Slices of the embedding ------------------------------------------------------------

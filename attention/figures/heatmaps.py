@@ -92,6 +92,7 @@ def attention_grid_parts(
     panel_px: int = 320,
     head_colors: bool = True,
     max_cells: int = MAX_GRID_CELLS,
+    square_cells: bool = False,
 ) -> tuple[list[dict], dict]:
     """The traces and layout of `attention_grid`, for figures that build on it.
 
@@ -99,7 +100,8 @@ def attention_grid_parts(
     Titles are coloured with each head's colour when `head_colors`. Every panel shares
     the tokens, so they are labelled once, on the outer edges of the grid. Square maps
     longer than `max_cells` are pooled into blocks; their hover then shows the pooled
-    weight only.
+    weight only. `square_cells` keeps every cell square (one token is as wide as it is
+    tall), for a map drawn large.
     """
     weights = np.asarray(weights)
     n_heads = weights.shape[0]
@@ -112,7 +114,7 @@ def attention_grid_parts(
         q_labels, k_labels = unique_labels(query_tokens), unique_labels(key_tokens)
     titles = titles or [f"head {h + 1}" for h in range(n_heads)]
     colors = [head_color(h) if head_colors else None for h in range(n_heads)]
-    panels, layout = grid(n_heads, columns, titles, colors)
+    panels, layout = grid(n_heads, columns, titles, colors, equal_aspect=square_cells)
     mask = None if allowed is None else np.broadcast_to(allowed, weights.shape)
     tick_font = {"size": max(9, FONT_SIZE - 2 - len(k_labels) // 12)}
     data = []
@@ -133,7 +135,8 @@ def attention_grid_parts(
         bottom = panel.bottom
         layout[panel.xaxis].update(
             type="category",
-            tickangle=-60,
+            dtick=1,  # every token's label: Plotly would otherwise skip some when crowded
+            tickangle=-90 if len(panels) > 1 else -60,  # upright labels fit narrow panels
             tickfont=tick_font,
             showgrid=False,
             showticklabels=bottom,
@@ -141,6 +144,7 @@ def attention_grid_parts(
         )
         layout[panel.yaxis].update(
             type="category",
+            dtick=1,
             autorange="reversed",
             tickfont=tick_font,
             showgrid=False,

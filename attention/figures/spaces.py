@@ -35,12 +35,17 @@ LAYER_SCALE = "Viridis"  # colour-blind-safe order from embeddings (light) to la
 MAX_NAMED_TOKENS = 40  # the layer-path figure writes token names up to this many
 LABEL_ALL_UP_TO = 24  # more tokens than this: label only the focus and its top keys
 PLANE_AXIS = {"showticklabels": False, "zeroline": False, "showgrid": True, "gridcolor": "#EEEEEE"}
+# Top left, clear of Plotly's toolbar (top right). Entries get a fixed width: a PNG
+# export draws the text in a fallback font, wider than the page's web font the legend
+# was measured with, and would cut the last entry ("focus quer").
 TOP_LEGEND = {
     "orientation": "h",
+    "entrywidth": 120,
     "y": 0.99,
     "yanchor": "top",
-    "x": 1,
-    "xanchor": "right",
+    "x": 0.01,
+    "xanchor": "left",
+    "xref": "container",
     "yref": "container",
 }
 
@@ -63,7 +68,8 @@ def _plane_axes(layout: dict, panels: list[Panel]) -> None:
 
 
 def _points(xy: np.ndarray, **props) -> dict:
-    return {"type": "scatter", "x": xy[:, 0], "y": xy[:, 1], **props}
+    """A scatter trace of 2-D points; labels near an edge are drawn whole, not clipped."""
+    return {"type": "scatter", "x": xy[:, 0], "y": xy[:, 1], "cliponaxis": False, **props}
 
 
 def before_figure(before: Layout2D, tokens: list[str], focus: int) -> go.Figure:
@@ -161,8 +167,8 @@ def head_space_figure(
     focus token's query joined to every key by a line as wide as its attention weight."""
     labels = [safe_label(t) for t in tokens]
     titles = [
-        f"head {h + 1} · var {s.variance_kept:.0%}<br>ρ picture {_fmt(s.rho.picture)} · "
-        f"own space {_fmt(s.rho.head_space)}"
+        f"head {h + 1} · var {s.variance_kept:.0%}<br>ρ 2-D {_fmt(s.rho.picture)} · "
+        f"own {_fmt(s.rho.head_space)}"
         for h, s in enumerate(spaces.heads)
     ]
     panels, layout = _head_grid(len(spaces.heads), titles, columns)
@@ -279,9 +285,18 @@ def _unit_spread(coords: np.ndarray) -> np.ndarray:
     return centred / radius if radius > 0 else centred
 
 
-def motion_figure(spaces: HeadSpaces, tokens: list[str], duration_ms: int = 900) -> go.Figure:
+def motion_figure(
+    spaces: HeadSpaces,
+    tokens: list[str],
+    start: int = 0,
+    move_ms: int = 900,
+    hold_ms: int = 1500,
+) -> go.Figure:
     """Tokens glide from their original positions into each head's query/key space,
-    head after head: Plotly frames played in the browser, no server round trip."""
+    head after head, resting `hold_ms` on each: Plotly frames played in the browser, no
+    server round trip. Stage `start` (0 = before, h = head h) is drawn first and Play
+    goes on from it. Each move is a frame of its own ("to head k") with no slider step,
+    so the slider's "showing" label changes when the points arrive, not when they leave."""
     labels = [safe_label(t) for t in tokens]
     shown = _shown_labels(labels, set())
     n = len(tokens)
@@ -290,6 +305,7 @@ def motion_figure(spaces: HeadSpaces, tokens: list[str], duration_ms: int = 900)
     for h, space in enumerate(spaces.heads):
         both = _unit_spread(np.vstack([space.queries, space.keys]))
         stages.append((f"head {h + 1}", both[:n], both[n:], head_color(h)))
+    start = min(max(start, 0), len(stages) - 1)
 
     def traces(queries: np.ndarray, keys: np.ndarray, color: str) -> list[dict]:
         return [
@@ -313,15 +329,31 @@ def motion_figure(spaces: HeadSpaces, tokens: list[str], duration_ms: int = 900)
             ),
         ]
 
-    frames = [{"data": traces(q, k, c), "name": name} for name, q, k, c in stages]
+    frames, play, timing = [], [], []
+    moving = {"duration": move_ms, "easing": "cubic-in-out"}
+    for index, (name, q, k, color) in enumerate(stages):
+        data = traces(q, k, color)
+        frames.append({"data": data, "name": name})
+        if index:
+            frames.append({"data": data, "name": f"to {name}"})
+        if index > start:
+            play += [f"to {name}", name]
+            timing += [({"duration": move_ms, "redraw": False}, moving),
+                       ({"duration": hold_ms, "redraw": False}, {"duration": 0})]  # fmt: skip
     everything = np.vstack([np.vstack([q, k]) for _, q, k, _ in stages])
     low, high = everything.min(axis=0) - 0.3, everything.max(axis=0) + 0.3
-    step = {
-        "frame": {"duration": duration_ms, "redraw": True},
-        "transition": {"duration": duration_ms, "easing": "cubic-in-out"},
+    go_to = {
+        "frame": {"duration": move_ms, "redraw": False},
+        "transition": moving,
         "mode": "immediate",
     }
-    pause = {**step, "frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0}}
+    pause = {"frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0},
+             "mode": "immediate"}  # fmt: skip
+    play_options = {
+        "frame": [f for f, _ in timing],
+        "transition": [t for _, t in timing],
+        "mode": "immediate",
+    }
     layout = {
         "title": {"text": "Before → after: each head moves the same tokens differently", "y": 0.98},
         "height": 600,
@@ -347,18 +379,14 @@ def motion_figure(spaces: HeadSpaces, tokens: list[str], duration_ms: int = 900)
                 "yanchor": "bottom",
                 "pad": {"b": 6},
                 "buttons": [
-                    {
-                        "label": "▶ Play",
-                        "method": "animate",
-                        "args": [None, {**step, "fromcurrent": True}],
-                    },
+                    {"label": "▶ Play", "method": "animate", "args": [play, play_options]},
                     {"label": "❚❚ Pause", "method": "animate", "args": [[None], pause]},
                 ],
             }
         ],
         "sliders": [
             {
-                "active": 0,
+                "active": start,
                 "x": 0,
                 "len": 1.0,
                 "y": 0,
@@ -366,13 +394,14 @@ def motion_figure(spaces: HeadSpaces, tokens: list[str], duration_ms: int = 900)
                 "pad": {"t": 30},
                 "currentvalue": {"prefix": "showing: ", "font": {"size": FONT_SIZE}},
                 "steps": [
-                    {"label": name, "method": "animate", "args": [[name], step]}
+                    {"label": name, "method": "animate", "args": [[name], go_to]}
                     for name, *_ in stages
                 ],
             }
         ],
     }
-    return figure(frames[0]["data"], layout, frames)
+    first = next(f for f in frames if f["name"] == stages[start][0])
+    return figure(first["data"], layout, frames)
 
 
 def joint_query_key_figure(
