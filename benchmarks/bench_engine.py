@@ -12,7 +12,7 @@ thread, fastest of 15 runs while other agents loaded the machine:
 
 | NumPy's kernels | np.exp float32 | Cephes expf as ufuncs | max relative error |
 |---|---|---|---|
-| AVX-512 (X86_V4) | 0.38–0.43 ns | 2.8–5.2 ns (7–13×) | np.exp 2e-7, Cephes 8e-8 |
+| AVX-512 (X86_V4) | 0.38–0.43 ns | 2.2–5.2 ns (5–13×) | np.exp 2e-7, Cephes 8e-8 |
 | AVX2 (X86_V3) | 0.75–0.93 ns | 2.9–4.2 ns (2.5–4×) | np.exp 2e-7, Cephes 8e-8 |
 | SSE baseline | 1.7–2.0 ns | 3.1–6.7 ns (1.6–2.2×) | np.exp 6e-8, Cephes 8e-8 |
 
