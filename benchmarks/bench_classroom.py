@@ -329,6 +329,9 @@ def _summarise(name: str, students: list[Student], wall: float, probe: ServerPro
         "action": _percentiles([r.seconds for r in actions if r.ok]),
         "actions/s": len(actions) / wall,
         "cpu": probe.cpu_seconds() / wall if probe else float("nan"),
+        "cpu per run": 1000 * probe.cpu_seconds() / max(1, len(loads) + len(actions))
+        if probe
+        else float("nan"),
         "rss": (probe.rss_start, probe.rss_peak, probe.rss()) if probe else (float("nan"),) * 3,
         "reconnects": [t for s in students for t in s.reconnect_seconds],
     }
@@ -353,7 +356,7 @@ def _print(results: list[dict], conditions: str) -> None:
     headers = [
         "scenario", "students", "loads", "actions", "errors", "wrong",
         "load p50", "load p95", "load max", "act p50", "act p95", "act max",
-        "actions/s", "server CPU (cores)", "RSS start→peak→end MB",
+        "actions/s", "CPU cores", "CPU ms/run", "RSS start→peak→end MB",
     ]  # fmt: skip
     rows = []
     for r in results:
@@ -361,7 +364,7 @@ def _print(results: list[dict], conditions: str) -> None:
         wrong = sum(r["wrong"].values())
         rows.append(
             [r["scenario"], r["students"], r["loads"], r["actions"], r["errors"], wrong,
-             *r["load"], *r["action"], r["actions/s"], r["cpu"], rss]
+             *r["load"], *r["action"], r["actions/s"], r["cpu"], r["cpu per run"], rss]
         )  # fmt: skip
     print_table(headers, rows)
     for r in results:
