@@ -215,7 +215,8 @@ class StreamlitTab:
 
     # -- runs -------------------------------------------------------------------------
 
-    def _widget(self, key: str) -> tuple[str, object]:
+    def widget(self, key: str) -> tuple[str, object]:
+        """The kind and protobuf of the widget with this key, as the last run drew it."""
         for widget_id, (kind, proto) in self._widgets.items():
             if widget_id.endswith(f"-{key}"):
                 return kind, proto
@@ -224,7 +225,7 @@ class StreamlitTab:
     async def set(self, key: str, value: object) -> Run:
         """Move the widget with this key to `value` (a number for sliders and number
         inputs, an option label or index for select widgets, a bool for toggles)."""
-        kind, proto = self._widget(key)
+        kind, proto = self.widget(key)
         state = WidgetState(id=proto.id)
         if kind == "slider" and proto.type == Slider.SELECT_SLIDER:
             state.string_array_value.data[:] = [str(value)]
@@ -246,7 +247,7 @@ class StreamlitTab:
 
     async def click(self, key: str) -> Run:
         """Press a button: its trigger goes with this one rerun only."""
-        _, proto = self._widget(key)
+        _, proto = self.widget(key)
         return await self._rerun(time.perf_counter(), trigger=proto.id)
 
     async def rerun(self) -> Run:

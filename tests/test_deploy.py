@@ -5,32 +5,20 @@ proxy and health checks, the Dockerfile's promises, and both nginx configs throu
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 import yaml
 
-from serving.nginx import NginxMissingError, check_config, nginx_binary, render_config
+from serving.nginx import check_config, render_config
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 K8S = DEPLOY / "k8s"
 KUBERNETES_VERSION = "1.33.0"
 HEALTH = "/_stcore/health"
-
-
-def need_nginx() -> str:
-    """The nginx binary; skips the test without it, or fails it when CI is set."""
-    try:
-        return nginx_binary()
-    except NginxMissingError as error:
-        if os.environ.get("CI"):
-            pytest.fail(str(error))
-        pytest.skip(str(error))
 
 
 def _manifests() -> dict[str, dict]:
@@ -128,18 +116,16 @@ def test_dockerfile_runs_offline_as_a_non_root_user_with_a_health_check():
     assert ignore[0] == "*" and "!app.py" in ignore and "!requirements.txt" in ignore
 
 
-def test_generated_serve_config_passes_nginx_t(tmp_path):
-    need_nginx()
+def test_generated_serve_config_passes_nginx_t(tmp_path, nginx):
     conf = render_config(tmp_path, [18501, 18502], "127.0.0.1:18500")
     result = check_config(conf)
     assert result.returncode == 0, result.stderr
     assert "server 127.0.0.1:18502" in conf.read_text()
 
 
-def test_compose_nginx_config_passes_nginx_t(tmp_path):
+def test_compose_nginx_config_passes_nginx_t(tmp_path, nginx):
     """The official image includes conf.d/*.conf inside its http block: do the same around
     the file, with `app` replaced by a loopback address (nginx resolves it when loading)."""
-    nginx = need_nginx()
     server_conf = (DEPLOY / "nginx.conf").read_text().replace("app:8501", "127.0.0.1:8501")
     server_conf = server_conf.replace("listen 80;", "listen 127.0.0.1:18580;")
     (tmp_path / "default.conf").write_text(server_conf)
