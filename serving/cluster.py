@@ -5,6 +5,7 @@ Used by `make serve`, the classroom benchmark and the scale-out tests."""
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -42,10 +43,11 @@ def _stop(proc: subprocess.Popen, sig: int = signal.SIGTERM, timeout: float = 10
 class Worker:
     """One `streamlit run` on a loopback port, its output in a log file."""
 
-    def __init__(self, port: int, log: Path, app: Path = ROOT / "app.py"):
+    def __init__(self, port: int, log: Path, app: Path = ROOT / "app.py", cookie_secret: str = ""):
         self.port = port
         self.log = log
         self.app = app
+        self.cookie_secret = cookie_secret
         self.url = f"http://127.0.0.1:{port}"
         self.proc: subprocess.Popen | None = None
         self.failed_checks = 0
@@ -60,6 +62,8 @@ class Worker:
             "--browser.gatherUsageStats", "false",
         ]  # fmt: skip
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        if self.cookie_secret:  # one secret for all workers: a cookie signed by one is valid on all
+            env["STREAMLIT_SERVER_COOKIE_SECRET"] = self.cookie_secret
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
@@ -103,8 +107,10 @@ class Cluster:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.url = f"http://{host}:{port}"
         self.listen = f"{host}:{port}"
+        secret = secrets.token_hex(16)
         self.workers = [
-            Worker(free_port(), self.run_dir / f"worker-{i}.log", app) for i in range(workers)
+            Worker(free_port(), self.run_dir / f"worker-{i}.log", app, secret)
+            for i in range(workers)
         ]
         self.nginx: subprocess.Popen | None = None
 

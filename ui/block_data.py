@@ -14,6 +14,7 @@ from attention.blocks import BlockTrace, EncoderBlock
 from attention.rank_collapse import MAX_DEPTH, collapse_runs, relative_pca
 from attention.translation import TranslationModel, TranslationTrace, build_translation_model
 from ui import data
+from ui.cache_policy import PER_USER_TTL
 from ui.scenario import Scenario
 
 
@@ -27,7 +28,7 @@ def block_trace(scenario: Scenario, norm: str, activation: str) -> BlockTrace:
     return _block_trace(_unfocused(scenario), norm, activation)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=32, ttl=PER_USER_TTL, show_spinner=False)
 def _block_trace(scenario: Scenario, norm: str, activation: str) -> BlockTrace:
     run = data.run(scenario)
     block = EncoderBlock.around(run.mha, activation=activation, norm=norm, seed=scenario.seed)
@@ -64,7 +65,7 @@ def rank_collapse(scenario: Scenario, norm: str) -> CollapseResult:
     return _rank_collapse(_unfocused(scenario), norm)
 
 
-@st.cache_data(max_entries=16, show_spinner="Stacking 24 layers four ways…")
+@st.cache_data(max_entries=16, ttl=PER_USER_TTL, show_spinner="Stacking 24 layers four ways…")
 def _rank_collapse(scenario: Scenario, norm: str) -> CollapseResult:
     run = data.run(scenario)
     runs = collapse_runs(
@@ -90,7 +91,7 @@ def translation_model() -> TranslationModel:
     return build_translation_model()
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=32, ttl=PER_USER_TTL, show_spinner=False)
 def translation(source: str, target: str) -> TranslationTrace:
     """The example on one sentence pair; ValueError with a readable message."""
     return translation_model().run(source, target)

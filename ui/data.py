@@ -19,6 +19,7 @@ from attention.head_spaces import HeadSpaces, head_spaces
 from attention.pretrained import ModelError
 from attention.toy import MAX_TOY_TOKENS, WordVectors, toy_inputs
 from ui import why_heads
+from ui.cache_policy import PER_USER_TTL
 from ui.real_model import pretrained_model, run_real, vocabulary_embeddings
 from ui.scenario import DEFAULT_TEXT, Scenario
 
@@ -61,7 +62,7 @@ def _word_vectors() -> WordVectors | None:
     return lambda words, d_model: vocabulary.word_vectors(words, d_model)[0]
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=8, ttl=PER_USER_TTL, show_spinner=False)
 def toy_heads(d_model: int, heads: int, d_head: int, seed: int) -> MultiHeadAttention:
     """Seeded random heads: one object per configuration and server."""
     return MultiHeadAttention(d_model, heads, d_head, seed=seed, dtype=np.float64)
@@ -76,7 +77,7 @@ def _toy_points(text: str, d_model: int, seed: int, positions: bool):
     return inputs, described + "."
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, ttl=PER_USER_TTL, show_spinner=False)
 def run_toy(
     text: str,
     d_model: int,
@@ -96,7 +97,7 @@ def run_toy(
     return ScenarioRun(inputs.tokens, inputs.x, mha, trace, source, notices)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=16, ttl=PER_USER_TTL, show_spinner=False)
 def run_real_layer(text: str, layer: int, temp: float, causal: bool) -> ScenarioRun:
     """The real source: MiniLM layer `layer`'s input hidden states (1-based) and its own
     12 heads, re-run by the engine so temperature and the causal mask apply."""
@@ -112,7 +113,7 @@ def run_real_layer(text: str, layer: int, temp: float, causal: bool) -> Scenario
     return ScenarioRun(real.tokens, x, mha, trace, source, notices)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=16, ttl=PER_USER_TTL, show_spinner=False)
 def run_trained(seed: int, temp: float, causal: bool) -> ScenarioRun:
     """The small model trained on page 3 (variant b: h heads of d_model/h)."""
     comparison = why_heads.train(TrainingConfig(), seed)
@@ -160,7 +161,7 @@ def spaces(scenario: Scenario) -> HeadSpaces:
     return _spaces(dataclasses.replace(scenario, focus=0))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, ttl=PER_USER_TTL, show_spinner=False)
 def _spaces(scenario: Scenario) -> HeadSpaces:
     result = run(scenario)
     return head_spaces(result.x, result.trace)
@@ -181,7 +182,7 @@ def cross_run(scenario: Scenario, query_text: str) -> CrossRun:
     return _cross_run(dataclasses.replace(scenario, focus=0), query_text)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=32, ttl=PER_USER_TTL, show_spinner=False)
 def _cross_run(scenario: Scenario, query_text: str) -> CrossRun:
     """Queries from `query_text`, made the same way as the scenario's own points (the
     toy source's word vectors, or the real source's hidden states at the same layer),
