@@ -18,9 +18,26 @@ this client gets the same elements as Chromium for the same move). The server's 
     python -m benchmarks.bench_classroom --serve 2 --kill-after 30 --scenarios follow
     python -m benchmarks.bench_classroom --target http://127.0.0.1:8501   # a running server
 
-Where a rerun's server CPU goes (py-spy record --idle -r 200 on the server, follow with 40
-students, Head spaces, before this issue's changes; see the README's speed section):
-FILLED IN BELOW BY THE PROFILE.
+Where a rerun's server CPU goes (Head spaces, follow, 20 students; `py-spy record --gil`
+on the server, so only the thread holding the GIL counts; Streamlit 1.67, Plotly 7.1):
+- Before: Streamlit's `runner.postScriptGC` ran a full `gc.collect(2)` after every script
+  run. With Plotly, pandas, SciPy and scikit-learn loaded that alone cost ~100 ms per run,
+  two thirds of the server's CPU per slider move (153 → 51 ms per run, follow; 148 → 72 ms,
+  explore, measured back to back). .streamlit/config.toml now turns it off.
+- After, of the ~50 ms left per cached rerun: building the five go.Figure objects
+  (Plotly's property validation; the motion figure's frames alone 11 %) 28 %;
+  st.plotly_chart's `fig.to_dict()` 22 % (deep copy 13 %, and Plotly's conversion of every
+  numpy array to a base64 typed array 19 %, most of it narwhals type checks per array);
+  the sidebar's twelve widgets 11 % (the sentence's text_area alone 7 %); Streamlit's
+  per-message work (enqueue, signals, hashing) ~10 %; the two dataframes (pandas → Arrow, narwhals) 7 %; st.cache_data copies and the
+  computation 7 %; JSON (orjson) 2 %; protobuf 1.4 %; the websocket 1.2 %.
+- So the next win is not sending less but building less: a figure whose inputs did not
+  change is rebuilt and re-serialised on every rerun (Streamlit then replaces it by a
+  ref_hash on the wire, after paying for it). Caching the built figures per input at the
+  call site (st.cache_resource keyed on the scenario) and building figures from plain
+  lists/dicts instead of go.* objects with numpy arrays would remove most of the first
+  two items (~25 ms per cached rerun); that is page and figure-builder work (see the report
+  of issue 12), not this benchmark's.
 """
 
 from __future__ import annotations
