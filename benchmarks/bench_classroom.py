@@ -29,8 +29,9 @@ on the server, so only the thread holding the GIL counts; Streamlit 1.67, Plotly
   st.plotly_chart's `fig.to_dict()` 22 % (deep copy 13 %, and Plotly's conversion of every
   numpy array to a base64 typed array 19 %, most of it narwhals type checks per array);
   the sidebar's twelve widgets 11 % (the sentence's text_area alone 7 %); Streamlit's
-  per-message work (enqueue, signals, hashing) ~10 %; the two dataframes (pandas → Arrow, narwhals) 7 %; st.cache_data copies and the
-  computation 7 %; JSON (orjson) 2 %; protobuf 1.4 %; the websocket 1.2 %.
+  per-message work (enqueue, signals, hashing) ~10 %; the two dataframes (pandas → Arrow,
+  narwhals) 7 %; st.cache_data copies and the computation 7 %; JSON (orjson) 2 %;
+  protobuf 1.4 %; the websocket 1.2 %.
 - So the next win is not sending less but building less: a figure whose inputs did not
   change is rebuilt and re-serialised on every rerun (Streamlit then replaces it by a
   ref_hash on the wire, after paying for it). Caching the built figures per input at the
@@ -359,13 +360,16 @@ def _kill_report(students: list[Student], kill: dict, upstream_of: dict[int, str
     students and the others."""
     t = kill["time"]
     rows = Counter()
+    late_errors = []  # seconds after the kill at which an action that failed was started
     for i, student in enumerate(students):
         side = "killed worker" if upstream_of.get(i) == kill["upstream"] else "live worker"
         for begin, end, run in student.actions:
             when = "before" if end < t else "in flight" if begin < t else "after"
             rows[(side, when, "ok" if run.ok else "error")] += 1
+            if when == "after" and not run.ok:
+                late_errors.append(begin - t)
     moved = sum(1 for i, s in enumerate(students) if upstream_of.get(i) == kill["upstream"])
-    return {"rows": rows, "students on killed worker": moved}
+    return {"rows": rows, "students on killed worker": moved, "late errors": late_errors}
 
 
 def _print(results: list[dict], conditions: str) -> None:
@@ -401,6 +405,9 @@ def _print(results: list[dict], conditions: str) -> None:
         if "kill" in r:
             moved = r["kill"]["students on killed worker"]
             print(f"  kill test: {moved} students were on the killed worker")
+            if late := r["kill"]["late errors"]:
+                started = ", ".join(f"{t:.2f}" for t in sorted(late))
+                print(f"  failed actions started after the kill, seconds after it: {started}")
             rows = [[*key, n] for key, n in sorted(r["kill"]["rows"].items())]
             print_table(["students on", "action", "result", "count"], rows)
 
