@@ -128,6 +128,7 @@ class StreamlitTab:
         self._states: dict[str, WidgetState] = {}  # id -> the state the tab would send
         self._cache: dict[str, list] = {}  # hash -> [message, run it was last used in]
         self._runs_done = 0
+        self._run_started = False
 
     @property
     def connected(self) -> bool:
@@ -225,7 +226,10 @@ class StreamlitTab:
     async def set(self, key: str, value: object) -> Run:
         """Move the widget with this key to `value` (a number for sliders and number
         inputs, an option label or index for select widgets, a bool for toggles)."""
-        kind, proto = self.widget(key)
+        try:
+            kind, proto = self.widget(key)
+        except KeyError:  # the last run did not draw it (it failed, or drew another page)
+            return Run(0.0, f"no widget {key!r}")
         state = WidgetState(id=proto.id)
         if kind == "slider" and proto.type == Slider.SELECT_SLIDER:
             state.string_array_value.data[:] = [str(value)]
@@ -247,7 +251,10 @@ class StreamlitTab:
 
     async def click(self, key: str) -> Run:
         """Press a button: its trigger goes with this one rerun only."""
-        _, proto = self.widget(key)
+        try:
+            _, proto = self.widget(key)
+        except KeyError:
+            return Run(0.0, f"no widget {key!r}")
         return await self._rerun(time.perf_counter(), trigger=proto.id)
 
     async def rerun(self) -> Run:
@@ -272,6 +279,7 @@ class StreamlitTab:
     async def _rerun(self, start: float, first: bool = False, trigger: str | None = None) -> Run:
         if self._ws is None:
             return Run(0.0, "disconnected")
+        self._run_started = False  # a late script_finished of an earlier run is not ours
         try:
             await self._ws.send(self._back_msg(first, trigger))
         except ConnectionClosed:
@@ -300,6 +308,7 @@ class StreamlitTab:
         elif msg.metadata.cacheable:
             self._cache[msg.hash] = [msg, self._runs_done]
         if kind == "new_session":
+            self._run_started = True
             self.session_id = msg.new_session.initialize.session_id
             self._page_hash = msg.new_session.page_script_hash
             messages.clear()  # a run cut short for a rerun starts over
@@ -309,7 +318,7 @@ class StreamlitTab:
             self.query_string = msg.page_info_changed.query_string
         elif kind == "delta":
             messages.append(msg)
-        elif kind == "script_finished" and msg.script_finished in DONE:
+        elif kind == "script_finished" and msg.script_finished in DONE and self._run_started:
             return DONE[msg.script_finished]
         return None
 
