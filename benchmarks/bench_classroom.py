@@ -124,14 +124,15 @@ def _shown_query(run: Run) -> dict[str, str]:
     return {k: v for k, v in parse_qsl(run.query_string) if k in FIELDS}
 
 
-def _check(student: Student, run: Run) -> None:
-    """Count a finished run that drew the wrong number of charts or another scenario."""
+def _check(student: Student, run: Run, after_reconnect: bool) -> None:
+    """Count a finished run that drew the wrong number of charts or another scenario
+    (apart: the first move on a new server after an idle reconnect)."""
     if not run.ok:
         return
     if run.charts != student.charts:
         student.wrong["charts"] += 1
     if _shown_query(run) != _scenario_query(student.expected):
-        student.wrong["state"] += 1
+        student.wrong["state, first move after reconnect" if after_reconnect else "state"] += 1
 
 
 def _rebase(student: Student, run: Run) -> None:
@@ -164,7 +165,8 @@ async def _act(student: Student, until: float, think: float, rng: random.Random)
         await asyncio.sleep(think * rng.uniform(0.5, 1.5))
         if time.perf_counter() >= until:
             return
-        if not student.tab.connected:
+        after_reconnect = not student.tab.connected
+        if after_reconnect:
             await _recover(student, was_running=False)
         key, value = student.moves(k)
         k += 1
@@ -173,7 +175,7 @@ async def _act(student: Student, until: float, think: float, rng: random.Random)
         student.actions.append((start, time.perf_counter(), run))
         if key in FIELDS:
             student.expected[key] = value
-        _check(student, run)
+        _check(student, run, after_reconnect)
         if run.status == "disconnected":
             await _recover(student, was_running=True)
 
