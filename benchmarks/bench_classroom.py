@@ -126,13 +126,15 @@ def _shown_query(run: Run) -> dict[str, str]:
 
 def _check(student: Student, run: Run, after_reconnect: bool) -> None:
     """Count a finished run that drew the wrong number of charts or another scenario
-    (apart: the first move on a new server after an idle reconnect)."""
+    (apart: the first move on a new server after an idle reconnect). A lost move is
+    counted once: the student then sees, and goes on from, what the page shows."""
     if not run.ok:
         return
     if run.charts != student.charts:
         student.wrong["charts"] += 1
     if _shown_query(run) != _scenario_query(student.expected):
         student.wrong["state, first move after reconnect" if after_reconnect else "state"] += 1
+        _rebase(student, run)
 
 
 def _rebase(student: Student, run: Run) -> None:
