@@ -465,7 +465,12 @@ async def _main(args: argparse.Namespace) -> None:
     _print(results, conditions)
 
 
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt  # so SIGTERM, too, stops the servers this run started
+
+
 def main(argv: list[str] | None = None) -> None:
+    signal.signal(signal.SIGTERM, _interrupt)
     asyncio.run(_main(_parse(argv)))
 
 
