@@ -191,12 +191,28 @@ class EncoderBlock(_Block):
         ffn = FeedForward(attention.d_model, d_ff, activation, ffn_seed, True, attention.dtype)
         return cls(attention, ffn, norm, True, eps)
 
-    def __call__(self, x: np.ndarray, causal: bool = False, temperature: float = 1.0) -> BlockTrace:
-        """Run the block on tokens x (..., n, d_model)."""
+    def __call__(
+        self,
+        x: np.ndarray,
+        causal: bool = False,
+        temperature: float = 1.0,
+        attention: AttentionTrace | None = None,
+    ) -> BlockTrace:
+        """Run the block on tokens x (..., n, d_model). `attention` may hand in this
+        block's self-attention of x already computed (same heads, mask and temperature);
+        it is used where the attention reads x itself, i.e. unless norm="pre"."""
         x = np.asarray(x, dtype=self.dtype)
         name = CAUSAL_SELF_ATTENTION if causal else SELF_ATTENTION
+        if attention is not None and attention.output.shape != x.shape:
+            raise ValueError(
+                f"attention must be this block's attention over x, with output shape "
+                f"{x.shape}; got {attention.output.shape}."
+            )
+        reuse = attention is not None and self.norm != "pre"
 
         def attend(h: np.ndarray) -> AttentionTrace:
+            if reuse:
+                return attention
             return self.self_attention(h, causal=causal, temperature=temperature)
 
         steps = [self._sublayer(0, name, x, attend)]

@@ -33,6 +33,17 @@ def max_entropy_bits(allowed: np.ndarray) -> np.ndarray:
     return np.log2(counts).mean(axis=-1)
 
 
+def uniform_entropy_bits(n_keys: int) -> float:
+    """Entropy of a query that spreads its weight evenly over n keys: log2 n bits."""
+    return float(np.log2(max(n_keys, 1)))
+
+
+def head_mean(weights: np.ndarray) -> np.ndarray:
+    """The mean of (h, n_q, n_k) maps over the heads, shaped (1, n_q, n_k) like a stack
+    of one head (rows still sum to 1)."""
+    return np.asarray(weights).mean(axis=0, keepdims=True)
+
+
 def offset_share(weights: np.ndarray, offset: int) -> np.ndarray:
     """Mean weight a query i puts on key i + offset (over the rows where it exists):
     offset 0 = itself, -1 = previous token, +1 = next token."""

@@ -70,20 +70,3 @@ def strongest_role(scores: dict[str, np.ndarray]) -> np.ndarray:
     """Per head, the name of the role that takes the largest share of its attention."""
     shares = np.stack([scores[role] for role in ROLES])
     return np.array(ROLES, dtype=object)[shares.argmax(axis=0)]
-
-
-def role_table(scores: dict[str, np.ndarray]) -> list[dict[str, object]]:
-    """One row per head of a (layers, heads) score set, layers and heads counted from 1,
-    ready for a sortable table."""
-    strongest = strongest_role(scores)
-    layers, heads = scores[ENTROPY].shape
-    return [
-        {
-            "layer": layer + 1,
-            "head": head + 1,
-            "strongest role": strongest[layer, head],
-            **{name: float(values[layer, head]) for name, values in scores.items()},
-        }
-        for layer in range(layers)
-        for head in range(heads)
-    ]

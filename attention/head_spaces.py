@@ -1,8 +1,10 @@
 """Where each head moves the tokens: the numbers behind the "Head spaces" page.
 
 For the points x (n, d_model) and one forward pass: the "before" picture (PCA of x),
-each head's queries and keys in one joint 2-D layout (see attention.projection),
-rotated onto the "before" picture so panels are comparable, each head's values with
+each head's queries and keys in one joint 2-D layout drawn from the head's score space
+(see attention.projection: there nearer is exactly higher score), with how much of that
+order the head's own space and the picture keep, rotated onto the "before" picture so
+panels are comparable, each head's values with
 every query's head output (the weighted sum of values), and — in full dimensions, with
 no 2-D picture involved — how each head reorders a token's neighbours.
 """
@@ -15,12 +17,14 @@ import numpy as np
 
 from attention.engine import AttentionTrace
 from attention.projection import (
+    JointLayout,
     Layout2D,
+    RankAgreement,
     align_to,
     fit_plane,
     joint_query_key_layout,
     pca_2d,
-    rank_correlation,
+    row_rank_correlation,
 )
 
 
@@ -30,8 +34,8 @@ class HeadSpace:
 
     queries: np.ndarray  # (n, 2), aligned to the "before" layout
     keys: np.ndarray  # (n, 2)
-    variance_kept: float  # of the joint query/key PCA
-    score_distance_corr: float  # Spearman ρ(q·k, 2-D distance); -1 is a perfect picture
+    variance_kept: float  # of the head's score space (d_head + 1) by the joint PCA
+    rho: RankAgreement  # ρ(score, −distance): score space, head space, picture
     values: np.ndarray  # (n, 2) PCA of this head's values, aligned to "before"
     outputs: np.ndarray  # (n, 2) each query's head output in the values' plane
     value_variance_kept: float
@@ -49,7 +53,7 @@ def head_spaces(x: np.ndarray, trace: AttentionTrace) -> HeadSpaces:
     reference = np.vstack([before.coords, before.coords])
     heads = []
     for h in range(trace.q.shape[0]):
-        joint = joint_query_key_layout(trace.q[h], trace.k[h])
+        joint = head_layout(trace, h)
         n = len(joint.queries)
         both = align_to(np.vstack([joint.queries, joint.keys]), reference)
         plane = fit_plane(trace.v[h])
@@ -61,13 +65,19 @@ def head_spaces(x: np.ndarray, trace: AttentionTrace) -> HeadSpaces:
                 queries=both[:n],
                 keys=both[n:],
                 variance_kept=joint.variance_kept,
-                score_distance_corr=joint.score_distance_corr,
+                rho=joint.rho,
                 values=rotated[:n],
                 outputs=rotated[n:],
                 value_variance_kept=plane.variance_kept,
             )
         )
     return HeadSpaces(before, heads)
+
+
+def head_layout(trace: AttentionTrace, head: int) -> JointLayout:
+    """One head's queries and keys in one joint 2-D layout (see attention.projection),
+    for an unbatched self- or cross-attention pass."""
+    return joint_query_key_layout(trace.q[head], trace.k[head])
 
 
 @dataclass(frozen=True)
@@ -82,17 +92,48 @@ class Neighbours:
     rank_corr: np.ndarray  # (heads,) Spearman ρ between cosine and each head's scores
 
 
-def neighbours(x: np.ndarray, trace: AttentionTrace, focus: int) -> Neighbours:
-    """Rank the tokens around `focus` in the original space and in every head."""
+def cosine_to(x: np.ndarray, focus: int) -> np.ndarray:
+    """(n,) cosine of every token vector of x (n, d) with token `focus` (0 for a zero
+    vector): how nearly they point the same way in all d dimensions."""
     x = np.asarray(x, dtype=np.float64)
     norms = np.linalg.norm(x, axis=1)
-    cosine = x @ x[focus] / np.maximum(norms * norms[focus], 1e-300)
+    return x @ x[focus] / np.maximum(norms * norms[focus], 1e-300)
+
+
+def neighbours(x: np.ndarray, trace: AttentionTrace, focus: int) -> Neighbours:
+    """Rank the tokens around `focus` in the original space and in every head."""
+    cosine = cosine_to(x, focus)
     scores = np.asarray(trace.scores[:, focus, :], dtype=np.float64)
-    corr = np.array([rank_correlation(cosine, row) for row in scores])
+    corr = row_rank_correlation(np.broadcast_to(cosine, scores.shape), scores)
     return Neighbours(
         original_order=np.argsort(-cosine, kind="stable"),
         original_cosine=cosine,
         head_orders=np.argsort(-scores, axis=1, kind="stable"),
         head_scores=scores,
         rank_corr=corr,
+    )
+
+
+@dataclass(frozen=True)
+class AgreementRange:
+    """The lowest and highest ρ(score, −distance) over a set of heads, at each step from
+    the score space to the picture (NaN-free: heads with no order are left out)."""
+
+    score_space: tuple[float, float]
+    head_space: tuple[float, float]
+    picture: tuple[float, float]
+
+
+def agreement_range(spaces: HeadSpaces) -> AgreementRange:
+    """How faithfully every head's space and picture order keys by score, as ranges."""
+
+    def span(values: list[float]) -> tuple[float, float]:
+        finite = [v for v in values if np.isfinite(v)]
+        return (min(finite), max(finite)) if finite else (float("nan"), float("nan"))
+
+    rhos = [head.rho for head in spaces.heads]
+    return AgreementRange(
+        span([r.score_space for r in rhos]),
+        span([r.head_space for r in rhos]),
+        span([r.picture for r in rhos]),
     )

@@ -98,3 +98,24 @@ def relative_pca(states: np.ndarray) -> np.ndarray:
     rms = np.linalg.norm(states) / np.sqrt(len(states))
     coords = pca_2d(states).coords
     return coords / rms if rms > 0 else coords
+
+
+FLOAT64_LEVEL = 1e-15  # distances this small are float64 rounding: the tokens are identical
+
+
+def depth_reaching(distances: np.ndarray, level: float = FLOAT64_LEVEL) -> int | None:
+    """The first depth at which the distance from rank 1 is at or below `level`, or None."""
+    below = np.flatnonzero(np.asarray(distances) <= level)
+    return int(below[0]) if below.size else None
+
+
+def log_growth(distances: np.ndarray) -> float | None:
+    """The median factor by which log(distance) grows from one layer to the next while
+    the distance is between float64 rounding and 0.5: about 1 for an exponential fall,
+    above 1 for a doubly exponential one (Dong et al., 2021). None with under two steps."""
+    d = np.asarray(distances, dtype=np.float64)
+    inside = (d[:-1] > FLOAT64_LEVEL) & (d[:-1] < 0.5) & (d[1:] > 0)
+    if inside.sum() < 2:
+        return None
+    steps = np.log(d[1:][inside]) / np.log(d[:-1][inside])
+    return float(np.median(steps))

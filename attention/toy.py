@@ -34,14 +34,27 @@ class ToyInputs:
     notice: str | None
 
 
+def _visible(text: str) -> tuple[str, list[int]]:
+    """`text` in NFC without invisible format characters (zero-width spaces, direction
+    marks), and for each kept character its index in the NFC text."""
+    text = unicodedata.normalize("NFC", text)
+    kept = [i for i, c in enumerate(text) if unicodedata.category(c) != "Cf"]
+    return "".join(text[i] for i in kept), kept
+
+
 def split_words(text: str, max_tokens: int = MAX_TOY_TOKENS) -> tuple[list[str], int]:
     """Words and punctuation marks of `text` (Unicode-aware; invisible format characters
     such as zero-width spaces and direction marks are dropped), cut to `max_tokens`.
     Returns the words and how many there were before the cut."""
-    text = unicodedata.normalize("NFC", text)
-    cleaned = "".join(c for c in text if unicodedata.category(c) != "Cf")
-    words = _WORD.findall(cleaned)
+    words = _WORD.findall(_visible(text)[0])
     return words[:max_tokens], len(words)
+
+
+def word_spans(text: str) -> list[tuple[int, int]]:
+    """The (start, end) character span of each word of split_words in the NFC form of
+    `text`, so a word can be matched with another tokenizer's tokens of the same text."""
+    visible, index = _visible(text)
+    return [(index[m.start()], index[m.end() - 1] + 1) for m in _WORD.finditer(visible)]
 
 
 def hashed_word_vectors(words: list[str], d_model: int, seed: int = 0) -> np.ndarray:

@@ -24,15 +24,10 @@ from threadpoolctl import threadpool_limits
 
 from attention import MultiHeadAttention
 from attention.blocks import FEED_FORWARD, EncoderBlock
-from attention.figures.block import (
-    collapse_pca_figure,
-    concat_figure,
-    hidden_figure,
-    joint_query_key_figure,
-    rank_collapse_figure,
-    stream_update_figure,
-)
-from attention.figures.heatmap import attention_grid
+from attention.figures.curves import rank_collapse_figure, stream_update_figure
+from attention.figures.heatmaps import attention_grid, concat_figure, hidden_figure
+from attention.figures.spaces import collapse_pca_figure, joint_query_key_figure
+from attention.nudges import block_nudges
 from attention.projection import joint_query_key_layout
 from attention.rank_collapse import MAX_DEPTH, collapse_runs, relative_pca
 from attention.runtime import tune_process
@@ -60,13 +55,11 @@ def block_part(x, tokens, mha):
     block = EncoderBlock.around(mha, seed=0)
     trace = block(x)
     step = trace.sublayers[0]
+    nudges = block_nudges(trace)
     _serialise(
         concat_figure(tokens, step.detail.concat, step.update, mha.n_heads),
         stream_update_figure(
-            tokens,
-            [s.name for s in trace.sublayers],
-            np.array([s.stream_norms for s in trace.sublayers]),
-            np.array([s.update_norms for s in trace.sublayers]),
+            tokens, nudges.names, nudges.stream_norms, nudges.update_norms, nudges.ratios
         ),
         hidden_figure(tokens, trace.sublayer(FEED_FORWARD).detail.hidden, "gelu"),
     )

@@ -16,14 +16,9 @@ import numpy as np
 import plotly.io as pio
 
 from attention import MultiHeadAttention
-from attention.figures.head_spaces import (
-    before_figure,
-    head_space_figure,
-    motion_figure,
-    values_figure,
-)
-from attention.figures.heatmap import attention_grid
+from attention.figures.heatmaps import attention_grid
 from attention.figures.lines import attention_lines
+from attention.figures.spaces import before_figure, head_space_figure, motion_figure, values_figure
 from attention.head_metrics import summarise_heads
 from attention.head_spaces import head_spaces, neighbours
 from attention.runtime import tune_process

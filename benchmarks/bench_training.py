@@ -23,7 +23,7 @@ from attention.experiments.training.train import (
     seed_summary,
     train_variant,
 )
-from attention.figures.why_heads import seed_table
+from attention.figures.tables import seed_table
 from benchmarks.common import THREADS, median_seconds, pin_threads, print_table
 
 REPEATS = 3  # full training runs per variant (the median is printed)

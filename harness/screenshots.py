@@ -46,7 +46,8 @@ def capture(pages: list[str], width: int, height: int, out: Path = SCREENSHOTS) 
                 page = context.new_page()
                 page.goto(f"http://127.0.0.1:{port}/{page_path}")
                 wait_until_drawn(page, timeout_ms=120_000, min_charts=0)
-                page.wait_for_timeout(800)
+                page.wait_for_timeout(1500)  # a first load may rerun once more
+                wait_until_drawn(page, timeout_ms=120_000, min_charts=0)
                 name = _name(page_path, f"{width}x{height}")
                 first = out / f"{name}_screen.png"
                 page.screenshot(path=str(first))

@@ -1,21 +1,80 @@
 """Attention maps: every head at a glance, one head large beside the mean of all heads,
 BertViz-style lines, and a few numbers per head that say what kind of head it is."""
 
-import pandas as pd
 import streamlit as st
 
-from attention.figures.heatmap import attention_grid
+from attention.engine import AttentionTrace
+from attention.figures.heatmaps import attention_grid
 from attention.figures.lines import attention_lines
-from attention.head_metrics import summarise_heads
+from attention.figures.tables import head_kind_table
+from attention.head_metrics import head_mean, summarise_heads
+from attention.sentences import DEFAULT_SECOND_TEXT
 from ui import data
 from ui.charts import show_chart
 from ui.markdown import literal
-from ui.sidebar import scenario_sidebar
+from ui.scenario import Scenario
+from ui.sidebar import scenario_run, scenario_sidebar
+from ui.translation import translation_cross
 
 MAX_ALL_LINES_TOKENS = 64  # past this, every query's lines would be an unreadable mesh
-DEFAULT_SECOND_TEXT = "Die Katze saß auf der Matte, weil sie müde war."
 
-scenario, run = scenario_sidebar()
+SOURCE_WEIGHTS = "the sidebar source's heads"
+TRANSLATION_WEIGHTS = "hand-built translation heads"
+
+
+def _cross_attention(
+    scenario: Scenario, second: str
+) -> tuple[list[str], list[str], AttentionTrace, list[str] | None]:
+    """Query tokens, key tokens, trace and head titles (None: "head k") of cross-attention
+    from the second sentence to the sentence: with the sidebar source's heads, or with the
+    hand-built translation heads of the block page when chosen and both sentences are in
+    their vocabulary. A caption says what the weights are and whether to expect alignment."""
+    choice = st.segmented_control(
+        "Weights",
+        [SOURCE_WEIGHTS, TRANSLATION_WEIGHTS],
+        default=SOURCE_WEIGHTS,
+        key="maps_cross_weights",
+        bind="query-params",
+    )
+    if choice == TRANSLATION_WEIGHTS:
+        english = data.shown_text(scenario.text)
+        try:
+            crossed = translation_cross(english, second)
+        except ValueError as error:
+            st.warning(f"{literal(str(error))} Showing {SOURCE_WEIGHTS} instead.")
+        else:
+            st.caption(
+                "Weights: the hand-built English → German model of “The block around "
+                "attention” (§3); the sidebar's knobs do not change its fixed heads. The "
+                "second sentence asks, after the decoder's start token `<s>`; the sentence "
+                "answers through the encoder. These heads were built to align the "
+                "translation: the block page lists what each one does to every word."
+            )
+            return crossed.query_tokens, crossed.key_tokens, crossed.trace, crossed.titles
+    cross = data.cross_run(scenario, second)
+    for notice in cross.notices:
+        st.info(notice)
+    weights_are = (
+        f"random (seed {scenario.seed})"
+        if scenario.source == "toy"
+        else f"MiniLM layer {scenario.layer}'s, trained for self-attention within one text"
+    )
+    st.caption(
+        "Rows are the second sentence's tokens asking; columns are the first sentence's "
+        f"tokens answering. The weights are {weights_are}: nothing in them pairs a word "
+        "with its translation, so no alignment is expected; choose the "
+        f"{TRANSLATION_WEIGHTS} for heads built to align. "
+        + (
+            "The causal mask is off here: it only makes sense within one sequence."
+            if scenario.causal
+            else ""
+        )
+    )
+    return cross.query_tokens, cross.key_tokens, cross.trace, None
+
+
+scenario = scenario_sidebar()
+run = scenario_run(scenario)
 st.title("Attention maps")
 st.caption(run.source)
 
@@ -48,25 +107,22 @@ if kind == "cross":
     if not second.strip():
         st.info("The second sentence is empty: using the example until you type one.")
         second = DEFAULT_SECOND_TEXT
-    cross = data.cross_run(scenario, second)
-    for notice in cross.notices:
-        st.info(notice)
-    q_tokens, k_tokens, trace = cross.query_tokens, cross.key_tokens, cross.trace
+    q_tokens, k_tokens, trace, head_titles = _cross_attention(scenario, second)
     query_side, key_side = "query side: second sentence", "key side: the sentence"
-    st.caption(
-        "Rows are the second sentence's tokens asking; columns are the first sentence's "
-        "tokens answering. The map is rectangular: nothing ties a query to a key "
-        "position, so there is no diagonal. "
-        + (
-            "The causal mask is off here: it only makes sense within one sequence."
-            if scenario.causal
-            else ""
-        )
+    # The sidebar's focus picks a token of the sentence; here the queries are the second
+    # sentence's, so they get their own picker.
+    focus = st.selectbox(
+        "Focus query (a token of the second sentence; the sidebar's focus applies to "
+        "self-attention)",
+        range(len(q_tokens)),
+        format_func=lambda i: f"{i} · {q_tokens[i]}",
+        key="maps_cross_focus",
     )
 else:
     q_tokens = k_tokens = run.tokens
-    trace = run.trace
+    trace, head_titles = run.trace, None
     query_side, key_side = "query (row)", "key (column)"
+    focus = min(scenario.focus, len(q_tokens) - 1)
     if scenario.causal:
         st.caption(
             "Grey cells are blocked by the causal mask: a token may not look at tokens "
@@ -74,8 +130,7 @@ else:
         )
 
 n_heads = trace.weights.shape[0]
-focus = min(scenario.focus, len(q_tokens) - 1)
-columns = min(n_heads, 4 if n_heads <= 8 else 6)
+columns = min(n_heads, 4)  # panels wide enough for 16 token labels and their titles
 
 st.subheader("All heads")
 show_chart(
@@ -85,6 +140,7 @@ show_chart(
         k_tokens,
         scores=trace.scores,
         allowed=trace.mask,
+        titles=head_titles,
         columns=columns,
         query_side=query_side,
         key_side=key_side,
@@ -109,19 +165,20 @@ with big:
             k_tokens,
             scores=trace.scores[head : head + 1],
             allowed=trace.mask,
-            titles=[f"head {head + 1}"],
+            titles=[head_titles[head] if head_titles else f"head {head + 1}"],
             columns=1,
             query_side=query_side,
             key_side=key_side,
             panel_px=520,
             max_cells=len(q_tokens),
+            square_cells=True,
         ),
         key="big_chart",
     )
 with mean:
     show_chart(
         attention_grid(
-            trace.weights.mean(axis=0, keepdims=True),
+            head_mean(trace.weights),
             q_tokens,
             k_tokens,
             allowed=trace.mask,
@@ -132,6 +189,7 @@ with mean:
             panel_px=520,
             max_cells=len(q_tokens),
             head_colors=False,
+            square_cells=True,
         ),
         key="mean_chart",
     )
@@ -149,6 +207,7 @@ with left:
         selection_mode="multi",
         default=list(range(1, min(n_heads, 4) + 1)),
         key=f"maps_line_heads_{n_heads}",
+        bind="query-params",
     )
 many = len(q_tokens) > MAX_ALL_LINES_TOKENS
 with right:
@@ -157,6 +216,7 @@ with right:
             f"Only the focus token ({literal(q_tokens[focus])})",
             value=len(q_tokens) > 24,
             key="maps_only_focus",
+            bind="query-params",
             disabled=many,
             help=f"Over {MAX_ALL_LINES_TOKENS} tokens only the focus token's lines are drawn."
             if many
@@ -183,21 +243,7 @@ with st.columns([1, 4, 1])[1]:
 
 st.subheader("What kind of head is it?")
 summary = summarise_heads(trace.weights, focus, trace.mask, square=kind != "cross")
-table = pd.DataFrame(
-    {
-        "entropy (bits)": summary["entropy_bits"],
-        "largest weight": summary["max_weight"],
-        f"“{q_tokens[focus]}” looks most at": [
-            f"{k_tokens[j]} ({w:.2f})"
-            for j, w in zip(summary["focus_top_key"], summary["focus_top_weight"], strict=True)
-        ],
-        "pattern": summary["pattern"],
-    },
-    index=[f"head {h + 1}" for h in range(n_heads)],
-)
-st.dataframe(
-    table.style.format({"entropy (bits)": "{:.2f}", "largest weight": "{:.2f}"}), width="stretch"
-)
+st.dataframe(head_kind_table(summary, q_tokens, k_tokens, focus, head_titles), width="stretch")
 st.caption(
     "Entropy is 0 bits when every query looks at one key and log₂(number of keys) when "
     "it spreads evenly. The pattern names a positional habit (self, previous token, next "

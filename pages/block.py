@@ -6,29 +6,26 @@ import numpy as np
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from attention import translation
 from attention.blocks import FEED_FORWARD
-from attention.figures.block import (
-    collapse_pca_figure,
-    concat_figure,
-    hidden_figure,
-    joint_query_key_figure,
-    layer_ratio_figure,
-    rank_collapse_figure,
-    stream_update_figure,
-)
-from attention.figures.heatmap import attention_grid
-from attention.figures.real_model import layer_path_figure
+from attention.figures.curves import layer_ratio_figure, rank_collapse_figure, stream_update_figure
+from attention.figures.heatmaps import attention_grid, concat_figure, hidden_figure
+from attention.figures.spaces import collapse_pca_figure, joint_query_key_figure, layer_path_figure
+from attention.head_spaces import head_layout
+from attention.nudges import SMALL_NUDGE, block_nudges, median_over_tokens, nudge_sizes
 from attention.pretrained import ModelError
-from attention.projection import joint_query_key_layout
-from attention.rank_collapse import MAX_DEPTH
-from attention.translation import ENGLISH, GERMAN, HEADS, VOCABULARY
-from ui import block_data
+from attention.rank_collapse import FLOAT64_LEVEL, MAX_DEPTH, depth_reaching, log_growth
+from attention.translation.heads import WHO_IS_YOU, YOU_FROM_SOURCE
+from attention.translation.pronoun import SETTLED, YOU_PRONOUNS, PronounChoice, choose_pronoun
+from attention.wording import plural
+from ui import block_data, data
 from ui.charts import show_chart
 from ui.data import ScenarioRun
 from ui.markdown import literal
 from ui.real_model import residual_updates, run_real
-from ui.scenario import DEFAULT_TEXT, Scenario
-from ui.sidebar import scenario_sidebar
+from ui.scenario import Scenario
+from ui.sidebar import scenario_run, scenario_sidebar
+from ui.translation import run_translation
 
 # Radio label (also the URL value) → (the library's norm, a caption).
 NORMS = {
@@ -37,36 +34,33 @@ NORMS = {
     "no LN": ("none", "Dong et al.'s pure attention"),
 }
 ACTIVATIONS = {"GELU": "gelu", "ReLU": "relu"}
-EXAMPLES = {
-    "you are tired → du bist müde (one friend)": ("you are tired", "du bist müde"),
-    "you are tired → ihr seid müde (several friends)": ("you are tired", "ihr seid müde"),
-    "you are tired → Sie sind müde (polite)": ("you are tired", "Sie sind müde"),
-    "the dog is not tired → der Hund ist nicht müde": (
-        "the dog is not tired",
-        "der Hund ist nicht müde",
-    ),
-    "she is very hungry → sie ist sehr hungrig": ("she is very hungry", "sie ist sehr hungrig"),
-}
+EXAMPLES = {example.label: example for example in translation.EXAMPLES}
 
 
 def _use_example() -> None:
-    source, target = EXAMPLES[st.session_state["block_example"]]
-    st.session_state["block_source"] = source
-    st.session_state["block_target"] = target
-
-
-def _titles(kind: str) -> list[str]:
-    return [f"{h + 1}. {name}" for h, (name, _) in enumerate(HEADS[kind])]
+    example = EXAMPLES[st.session_state["block_example"]]
+    st.session_state["block_source"] = example.english
+    st.session_state["block_target"] = example.german
 
 
 def _head_list(kind: str) -> None:
-    """What each head was built to do (fixed texts, no user input)."""
+    """What each hand-built head does to every word; in an expander, its score terms and
+    what its values carry (the records' fixed texts, shown literally)."""
+    titles, heads = translation.head_titles(kind), translation.HEADS[kind]
     st.markdown(
         "\n".join(
-            f"- **{title}**: {what}"
-            for title, (_, what) in zip(_titles(kind), HEADS[kind], strict=True)
+            f"- **{literal(title)}**: {literal(head.does)}"
+            for title, head in zip(titles, heads, strict=True)
         )
     )
+    with st.expander("How these heads are built"):
+        st.markdown(
+            "\n".join(
+                f"- **{literal(title)}** — score: {literal(head.built)}. Values carry: "
+                f"{literal(head.carried)}."
+                for title, head in zip(titles, heads, strict=True)
+            )
+        )
 
 
 def _maps_beside_heads(
@@ -74,11 +68,16 @@ def _maps_beside_heads(
 ) -> DeltaGenerator:
     """One attention's maps (left) beside what its hand-built heads do (right); returns
     the right-hand column for the section's own remark."""
-    maps, table = st.columns([3, 2], vertical_alignment="center")
+    maps, table = st.columns([3, 2], vertical_alignment="top")
     with maps:
         show_chart(
             attention_grid(
-                weights, query_tokens, titles=_titles(kind), columns=2, panel_px=260, **grid_options
+                weights,
+                query_tokens,
+                titles=translation.head_titles(kind),
+                columns=2,
+                panel_px=260,
+                **grid_options,
             ),
             key=f"block_{kind}",
         )
@@ -128,8 +127,10 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
     heads = attention_step.detail
     st.subheader("The heads, concatenated, feed $W_O$")
     st.markdown(
-        f"Each token's **{run.mha.n_heads}** head outputs of **{run.mha.d_head}** numbers are "
-        "laid end to end (one colour per head); $W_O$ mixes them into one update of "
+        f"Each token's **{run.mha.n_heads}** head {plural(run.mha.n_heads, 'output')} of "
+        f"**{run.mha.d_head}** {plural(run.mha.d_head, 'number')} "
+        f"{'is' if run.mha.n_heads == 1 else 'are'} laid end to end (one colour per head); "
+        "$W_O$ mixes them into one update of "
         f"**{run.mha.d_model}** numbers, the width of the stream it is added to."
     )
     show_chart(
@@ -138,22 +139,21 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
     )
 
     norms, hidden = st.columns(2)
+    nudges = block_nudges(trace)
     with norms:
         st.subheader("How big a nudge does each sublayer give?")
         ratios = ", ".join(
-            f"**{step.name}** {np.median(step.update_ratios):.2f}" for step in trace.sublayers
+            f"**{name}** {median:.2f}"
+            for name, median in zip(nudges.names, nudges.median_ratios, strict=True)
         )
         st.markdown(
             "Light bars: the length of each token's vector as it enters a sublayer. Dark "
             f"bars: the length of what the sublayer adds. Median ‖update‖ / ‖stream‖: {ratios}. "
-            "Below 1, the token keeps most of what it was and the sublayer nudges it."
+            + size_sentence(nudges.median_ratios)
         )
         show_chart(
             stream_update_figure(
-                tokens,
-                [step.name for step in trace.sublayers],
-                np.array([step.stream_norms for step in trace.sublayers]),
-                np.array([step.update_norms for step in trace.sublayers]),
+                tokens, nudges.names, nudges.stream_norms, nudges.update_norms, nudges.ratios
             ),
             key="block_norms",
         )
@@ -178,17 +178,65 @@ def in_a_trained_model(text: str) -> None:
     except ModelError as error:
         st.info(f"MiniLM is not available here, so this part is left out. {error}")
         return
-    medians = np.median(updates.ratios, axis=-1)
+    medians = median_over_tokens(updates.ratios)
     st.markdown(
-        f"MiniLM on your sentence ({len(real.tokens)} WordPiece tokens), 6 post-LN layers. "
-        f"Attention's median nudge ranges from {medians[:, 0].min():.2f} to "
+        f"MiniLM on your sentence ({len(real.tokens)} WordPiece tokens), {len(medians)} "
+        f"post-LN layers. Attention's median update ranges from {medians[:, 0].min():.2f} to "
         f"{medians[:, 0].max():.2f} of the stream, the feed-forward's from "
-        f"{medians[:, 1].min():.2f} to {medians[:, 1].max():.2f}: every layer adds a "
-        "fraction of what is already there, and the tokens move a step at a time."
+        f"{medians[:, 1].min():.2f} to {medians[:, 1].max():.2f}. " + size_sentence(medians)
     )
     show_chart(layer_ratio_figure(updates.ratios), key="block_real_ratios")
     st.markdown("Each token's path through the layers, all seven hidden states in one PCA:")
     show_chart(layer_path_figure(real.hidden_states, real.tokens), key="block_real_paths")
+
+
+def size_sentence(medians: np.ndarray) -> str:
+    """What the median ratios say about the size of each update, chosen by the numbers."""
+    sizes = nudge_sizes(medians)
+    total = sum(sizes.values())
+    if sizes["large"] == 0 and sizes["sizeable"] == 0:
+        return (
+            f"Every median update is under {SMALL_NUDGE:.0%} of the stream's length: each "
+            "sublayer nudges the tokens, and they keep most of what they were."
+        )
+    if sizes["large"] == 0:
+        return (
+            "Every median update is shorter than the stream it is added to; updates of at "
+            f"least {SMALL_NUDGE:.0%} of its length, sizeable rather than small nudges: "
+            f"{sizes['sizeable']} of {total}."
+        )
+    return (
+        "Median updates at least as long as the stream itself, where the sublayer rewrites "
+        f"the token rather than nudging it: {sizes['large']} of {total}."
+    )
+
+
+def collapse_sentences(collapse: block_data.CollapseResult, stack_label: str) -> str:
+    """What the four stacks measured, each claim chosen by its own numbers."""
+    lone = collapse.distances[collapse.residual.index(False)]
+    kept = collapse.distances[collapse.residual.index(True)]
+    growth, floor = log_growth(lone), depth_reaching(lone)
+    fall = f"falls to {lone[-1]:.1e} by depth {MAX_DEPTH}"
+    if floor is not None:
+        fall = (
+            f"reaches float64's rounding (≤ {FLOAT64_LEVEL:.0e}: identical tokens) at depth {floor}"
+        )
+    pace = ""
+    if growth is not None and growth > 1.5:
+        pace = (
+            f" — *doubly* exponentially (Dong et al., 2021): its logarithm grows about "
+            f"×{growth:.1f} per layer"
+        )
+    first = f"Without the residual ({stack_label}) the distance {fall}{pace}."
+    ratio = kept[-1] / max(lone[-1], np.finfo(float).tiny)
+    second = (
+        f" With it, each layer only adds to the stream: from {kept[0]:.2f} at depth 0 the "
+        f"distance is {kept[-1]:.1e} at depth {MAX_DEPTH}, {ratio:.0e} times the run "
+        "without it."
+    )
+    if kept[-1] < kept[0] / 10:
+        second += f" It still drifts down, {kept[0] / kept[-1]:.0e} times over those layers."
+    return first + second
 
 
 @st.fragment
@@ -244,14 +292,7 @@ def why_the_residual_matters(scenario: Scenario, run: ScenarioRun) -> None:
             ),
             key="block_collapse",
         )
-        st.markdown(
-            "Without the residual the distance falls *doubly* exponentially (Dong et al., "
-            "2021): its logarithm roughly triples each layer, until float64 can no longer tell "
-            "the tokens apart. With it, each layer only adds to the stream and the tokens "
-            f"keep their differences: {stack_label}, depth {MAX_DEPTH}, still "
-            f"**{collapse.distance(True, False, MAX_DEPTH):.1e}**. Without pre-LN it drifts "
-            "down slowly, because every layer adds a nearly shared vector to all tokens."
-        )
+        st.markdown(collapse_sentences(collapse, stack_label))
     with pictures:
         show_chart(
             collapse_pca_figure(
@@ -268,20 +309,104 @@ def why_the_residual_matters(scenario: Scenario, run: ScenarioRun) -> None:
         )
 
 
+def _you_remark(example: translation.TranslationTrace) -> str:
+    """What the encoder's “who is “you”?” head did at each 2nd-person word, from its map."""
+    name = WHO_IS_YOU.name
+    yous = example.source_positions("2nd person")
+    if not yous:
+        return (
+            f"This sentence has no 2nd-person word, so the **{literal(name)}** head has "
+            "nothing to settle."
+        )
+    remarks = []
+    for i in yous:
+        word, weight = example.strongest_key("encoder", name, query=i)
+        if word == example.source_tokens[i]:
+            remarks.append(
+                f"“{literal(word)}” (word {i + 1}) finds no word of address and keeps "
+                f"**{weight:.0%}** of its weight on itself"
+            )
+        else:
+            remarks.append(
+                f"“{literal(example.source_tokens[i])}” (word {i + 1}) puts **{weight:.0%}** of "
+                f"its weight on **{literal(word)}**"
+            )
+    return f"Here, in the **{literal(name)}** head: " + "; ".join(remarks) + "."
+
+
+def _listing(words: tuple[str, ...], last: str) -> str:
+    """'**a**', '**a** or **b**', '**a**, **b** and **c**' (with `last` = "or"/"and")."""
+    quoted = [f"**{literal(w)}**" for w in words]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + f" {last} " + quoted[-1]
+
+
+def _decision(choice: PronounChoice, target_tokens: tuple[str, ...]) -> str:
+    """The du / ihr / Sie choice in words, every part computed from the cross map."""
+    name = literal(YOU_FROM_SOURCE.name)
+    if not choice.has_you:
+        return (
+            f"At `<s>` the **{name}** head finds no English 2nd-person word: "
+            f"{choice.weight_on_you:.0%} of its weight lands on one, so it spreads out and "
+            "there is no du, ihr or Sie to choose."
+        )
+    brought = ", ".join(f"{feature} {value:.2f}" for feature, value in choice.delivered.items())
+    settled = "; ".join(
+        f"{what}: **{side}**" if side else f"{what}: not settled"
+        for what, side in (("number", choice.number), ("formality", choice.formality))
+    )
+    text = (
+        f"At `<s>`, before any German word is written, the **{name}** head puts "
+        f"**{choice.weight_on_you:.0%}** of its weight on the English 2nd-person words and "
+        f"brings back {brought}. A side counts as settled when it leads the other by more "
+        f"than {SETTLED:g}: {settled}. "
+    )
+    if choice.pronoun:
+        text += f"So the English sentence asks for **{literal(choice.pronoun)}**."
+    else:
+        text += (
+            "So the English sentence does not settle it: it allows "
+            f"{_listing(choice.candidates, 'and')}."
+        )
+    return text + " " + _german_remark(choice, target_tokens)
+
+
+def _german_remark(choice: PronounChoice, target_tokens: tuple[str, ...]) -> str:
+    """How the German typed compares with the choice."""
+    you_words = {w.text for w in YOU_PRONOUNS}
+    used = tuple(dict.fromkeys(t for t in target_tokens if t in you_words))
+    if not used:
+        return "Your German uses none of them."
+    ruled_out = tuple(w for w in used if w not in choice.candidates)
+    if ruled_out:
+        return (
+            f"Your German uses {_listing(ruled_out, 'and')}, which the English sentence rules out."
+        )
+    if choice.pronoun:
+        return f"Your German uses {_listing(used, 'and')}, as the English sentence asks."
+    fits = "is one of them" if len(used) == 1 else "are among them"
+    return (
+        f"Your German's {_listing(used, 'and')} {fits}: that choice came from outside the "
+        "English sentence."
+    )
+
+
 @st.fragment
 def three_attentions() -> None:
     """§3: encoder self-, decoder causal self- and cross-attention, hand-built."""
     st.header("3 · Three attentions in a translation")
     st.markdown(
-        "English *you* can be German *du* (one friend), *ihr* (several) or *Sie* (polite): "
-        "the source does not say which. **These heads were built by hand, not trained**: each "
-        "word is a vector of named features (meaning, part of speech, number, formality, "
-        "gender, position), and each head's $W_Q$, $W_K$ compare one feature of the query "
-        "word with one of the key word. So each map shows exactly what its head was built for."
+        "English *you* can be German *du* (one person, familiar), *ihr* (several, familiar) "
+        "or *Sie* (polite, one or several). *you* alone does not say which; words of "
+        "address can (*you guys*, *you two*, *sir*, *my friend*). **These heads were built "
+        "by hand, not trained**: each word is a vector of named features (meaning, part of "
+        "speech, number, formality, gender, person, position), and each head's score is a "
+        "sum of a few readable terms comparing a feature of the query word with one of the "
+        "key word. So each map shows exactly what its head was built for; the list beside "
+        "it says what the head does to every word."
     )
     st.selectbox("Example", list(EXAMPLES), key="block_example", on_change=_use_example)
-    first_source, first_target = next(iter(EXAMPLES.values()))
-    for key, default in (("block_source", first_source), ("block_target", first_target)):
+    first = translation.EXAMPLES[0]
+    for key, default in (("block_source", first.english), ("block_target", first.german)):
         if key not in st.session_state and key not in st.query_params:
             st.session_state[key] = default
     left, right = st.columns(2)
@@ -292,22 +417,27 @@ def three_attentions() -> None:
         "German (target)", key="block_target", max_chars=400, bind="query-params"
     )
     with st.expander("The words this example knows"):
-        for language in (ENGLISH, GERMAN):
-            st.markdown(f"**{language}:** " + ", ".join(VOCABULARY[language]))
+        for language, words in translation.VOCABULARY.items():
+            st.markdown(f"**{language}:** " + literal(", ".join(words)))
+            address = [w.text for w in words.values() if "address" in w.grammar]
+            st.markdown(f"*{language} words of address:* " + literal(", ".join(address)))
         st.caption(
             "Words are matched ignoring case and punctuation, except Sie (polite you) and sie "
-            "(she/they). Any other word stops the example with a message: nothing is guessed."
+            "(she/they/it). Any other word stops the example with a message: nothing is "
+            "guessed. The lists live in assets/translation/."
         )
 
     try:
-        example = block_data.translation(source, target)
+        example = run_translation(source, target)
     except ValueError as error:
         st.error(literal(str(error)))
         return
 
     source_tokens, target_tokens = list(example.source_tokens), list(example.target_tokens)
     st.subheader("Encoder self-attention: every English word sees every other")
-    _maps_beside_heads("encoder", example.encoder_weights, source_tokens)
+    table = _maps_beside_heads("encoder", example.encoder_weights, source_tokens)
+    with table:
+        st.markdown(_you_remark(example))
 
     st.subheader("Decoder causal self-attention: only the words already written")
     st.markdown(
@@ -325,8 +455,7 @@ def three_attentions() -> None:
         word, weight = example.strongest_key("decoder", "formality")
         st.markdown(
             f"Here the **formality** head at the last word puts **{weight:.0%}** of its weight "
-            f"on **{literal(word)}**. Once du, ihr or Sie is written, every later word finds "
-            "it; with none of them, the head spreads evenly."
+            f"on **{literal(word)}**."
         )
 
     st.subheader("Cross-attention: German words ask the English sentence")
@@ -339,21 +468,15 @@ def three_attentions() -> None:
         key_side="English: key",
     )
     with table:
-        word, weight = example.strongest_key("cross", "number & formality", query=0)
-        st.markdown(
-            "Here the **number & formality** head at `<s>`, about to choose the first word, "
-            f"gives at most **{weight:.0%}** to any English word (“{literal(word)}”). Evenly "
-            "spread means no English word is marked for number or formality, as with *you*: "
-            "the source does not settle du, ihr or Sie."
-        )
+        st.markdown(_decision(choose_pronoun(example), example.target_tokens))
 
-    cross = example.decoder.sublayers[1].detail
+    cross = example.cross
     picture, controls = st.columns([3, 2], vertical_alignment="center")
     with controls:
         head = st.selectbox(
             "Cross-attention head in one picture",
-            range(len(HEADS["cross"])),
-            format_func=lambda h: _titles("cross")[h],
+            range(len(translation.HEADS["cross"])),
+            format_func=lambda h: translation.head_titles("cross")[h],
             key="block_cross_head",
             bind="query-params",
         )
@@ -366,18 +489,19 @@ def three_attentions() -> None:
     with picture:
         show_chart(
             joint_query_key_figure(
-                joint_query_key_layout(cross.q[head], cross.k[head]),
+                head_layout(cross, head),
                 target_tokens,
                 source_tokens,
                 example.cross_weights[head],
                 head,
-                _titles("cross")[head],
+                translation.head_titles("cross")[head],
             ),
             key="block_joint",
         )
 
 
-scenario, run = scenario_sidebar()
+scenario = scenario_sidebar()
+run = scenario_run(scenario)
 st.title("The block around attention")
 st.markdown(
     "Attention never works alone. Its heads' outputs are glued together and mixed by "
@@ -385,6 +509,6 @@ st.markdown(
     "layer, and then a feed-forward network works on every token separately."
 )
 what_the_block_does(scenario, run)
-in_a_trained_model(scenario.text if scenario.text.strip() else DEFAULT_TEXT)
+in_a_trained_model(data.shown_text(scenario.text))
 why_the_residual_matters(scenario, run)
 three_attentions()

@@ -1,21 +1,18 @@
 """Head spaces: the token points before and after each head's projection, where each
 head's queries meet its keys, what each head hands back, and the heatmaps beside them."""
 
-import pandas as pd
 import streamlit as st
 
-from attention.figures.head_spaces import (
-    before_figure,
-    head_space_figure,
-    motion_figure,
-    values_figure,
-)
-from attention.figures.heatmap import attention_grid
+from attention.figures.heatmaps import attention_grid
+from attention.figures.spaces import before_figure, head_space_figure, motion_figure, values_figure
+from attention.figures.tables import neighbour_table, rank_correlation_table
 from attention.head_spaces import neighbours
+from attention.wording import plural
 from ui import data
 from ui.charts import show_chart
+from ui.geometry_text import nearness_sentence
 from ui.markdown import literal
-from ui.sidebar import scenario_sidebar
+from ui.sidebar import scenario_run, scenario_sidebar
 
 
 def _focus_from_click() -> None:
@@ -26,19 +23,24 @@ def _focus_from_click() -> None:
         st.session_state["focus"] = int(points[0]["point_index"])
 
 
-scenario, run = scenario_sidebar()
+scenario = scenario_sidebar()
+run = scenario_run(scenario)
 tokens, trace, focus = run.tokens, run.trace, scenario.focus
 spaces = data.spaces(scenario)
 n_heads = run.mha.n_heads
-columns = 2 if n_heads <= 4 else 3 if n_heads <= 9 else 4
+# Up to 4 heads the maps sit beside the pictures; more heads get the full width each, in
+# rows of 4, so every title and every token label keeps its room.
+beside = n_heads <= 4
+columns = 2 if beside else 4
 
 st.title("Head spaces")
 st.caption(run.source)
 st.markdown(
-    f"Every head gets the same **{len(tokens)}** token vectors (width {run.x.shape[1]}) and "
-    f"moves them with its own $W_Q, W_K$ into a space of **{run.mha.d_head}** dimensions. "
-    "A query attends to the keys it lands near: "
-    "$\\text{score} = q\\cdot k/\\sqrt{d_{head}}$."
+    f"Every head gets the same **{len(tokens)}** token {plural(len(tokens), 'vector')} "
+    f"(width {run.x.shape[1]}) and moves them with its own $W_Q, W_K$ into a space of "
+    f"**{run.mha.d_head}** {plural(run.mha.d_head, 'dimension')}. A query's weight on a "
+    "key grows with their score, $q\\cdot k/\\sqrt{d_{head}}$, not with a distance. "
+    + nearness_sentence(spaces, run.mha.d_head)
 )
 
 left, right = st.columns(2)
@@ -51,17 +53,36 @@ with left:
     )
     st.caption("Click a token to focus on it (or pick it in the sidebar).")
 with right:
-    show_chart(motion_figure(spaces, tokens), key="motion_chart")
-    st.caption("Press ▶ Play: the tokens split into a query (●) and a key (◇) in every head.")
+    stages = ["before", *(f"head {h + 1}" for h in range(n_heads))]
+    stage = st.segmented_control(
+        "Step through the heads (or press ▶ Play in the chart)",
+        stages,
+        default="before",
+        key="hs_stage",
+        bind="query-params",
+    )
+    show_chart(
+        motion_figure(spaces, tokens, start=stages.index(stage or "before")), key="motion_chart"
+    )
+    st.caption(
+        "Press ▶ Play: the tokens split into a query (●) and a key (◇) in every head, "
+        "resting on each head before moving on."
+    )
 
 st.subheader("After: each head's queries and keys, with where it looks")
 st.markdown(
-    "Keys are shifted to the queries' centre and both scaled to equal size before the "
-    "2-D PCA — neither changes any attention weight. Each title says how faithful the "
-    "picture is: the **variance kept** by two axes, and **ρ**, the rank correlation "
-    "between the true score q·k and the 2-D distance (−1 = nearer always means higher score)."
+    "Each head asks three questions of every token: its **query** (●) — what am I looking "
+    "for? its **key** (◇) — what do I have? its **value** (■, below) — what do I pass on "
+    "if chosen? "
+    "Keys are shifted to the queries' centre and both scaled to equal size, then each "
+    "key gets one balancing coordinate so that nearer means higher score — none of it "
+    "changes any attention weight — and the 2-D PCA is taken of that space. Each title "
+    "says how faithful the picture is: the **variance kept** by two axes, and **ρ**, "
+    "the rank correlation between a query's scores and its nearness to the keys "
+    "(+1 = nearer always means higher score): “2-D” in the picture, “own” in the head's "
+    "own space without the balancing coordinate."
 )
-pictures, maps = st.columns([3, 2])
+pictures, maps = st.columns([3, 2]) if beside else (st.container(), st.container())
 with pictures:
     show_chart(
         head_space_figure(spaces, tokens, trace.weights, focus, columns=columns),
@@ -75,7 +96,7 @@ with maps:
             scores=trace.scores,
             allowed=trace.mask,
             columns=columns,
-            panel_px=300,
+            panel_px=300 if beside else 320,
         ),
         key="heatmap_chart",
     )
@@ -90,26 +111,12 @@ show_chart(values_figure(spaces, tokens, trace.weights, focus, columns=4), key="
 
 st.subheader("Distances really change — measured in full dimensions")
 near = neighbours(run.x, trace, focus)
-rows = min(8, len(tokens))
-table = {
-    "original space (cosine)": [
-        f"{tokens[j]} ({near.original_cosine[j]:+.2f})" for j in near.original_order[:rows]
-    ]
-}
-for h in range(n_heads):
-    table[f"head {h + 1} (score)"] = [
-        f"{tokens[j]} ({near.head_scores[h, j]:+.2f})" for j in near.head_orders[h, :rows]
-    ]
-st.dataframe(pd.DataFrame(table, index=range(1, rows + 1)), width="stretch")
-corr = pd.DataFrame(
-    {"rank correlation with the original order": near.rank_corr},
-    index=[f"head {h + 1}" for h in range(n_heads)],
-)
-st.dataframe(corr.style.format("{:+.2f}", na_rep="n/a"), width="content")
+st.dataframe(neighbour_table(tokens, near), width="stretch")
+st.dataframe(rank_correlation_table(near), width="content")
 st.caption(
     f"Left: the tokens nearest to “{literal(tokens[focus])}” by cosine in all {run.x.shape[1]} "
-    f"dimensions. Then, per head, the keys its query scores highest in all "
-    f"{run.mha.d_head} dimensions. A rank correlation near 1 means the head keeps the "
-    "original neighbourhood; near 0 or below, the head has reordered it — not an "
-    "artefact of any 2-D drawing."
+    f"dimensions. Then, per head, the keys its query scores highest in its "
+    f"{run.mha.d_head} {plural(run.mha.d_head, 'dimension')}. A rank correlation near 1 "
+    "means the head keeps the original neighbourhood; near 0 or below, the head has "
+    "reordered it — not an artefact of any 2-D drawing."
 )

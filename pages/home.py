@@ -2,22 +2,32 @@
 
 import streamlit as st
 
-from ui.sidebar import scenario_sidebar
+from attention.wording import plural
+from ui import data
+from ui.geometry_text import nearness_sentence
+from ui.sidebar import scenario_run, scenario_sidebar
 
-scenario, run = scenario_sidebar()
+scenario = scenario_sidebar()
+run = scenario_run(scenario)
 
 st.title("Head Spaces")
 st.markdown(
     "Every attention head takes **the same token vectors** and moves them with its own "
-    "three matrices, $W_Q$, $W_K$ and $W_V$, into a smaller space of its own. A query "
-    "attends to the keys it lands near — so heads that move the points differently end "
-    "up looking at different tokens. This app lets you see it happen and measure it."
+    "three matrices, $W_Q$, $W_K$ and $W_V$, into a space of its own — here "
+    f"{run.mha.d_head} {plural(run.mha.d_head, 'dimension')} per head. A query's weight on "
+    "a key grows with their score $q\\cdot k$, so heads that move the points differently "
+    "end up looking at different tokens. "
+    + nearness_sentence(data.spaces(scenario), run.mha.d_head)
+    + " This app lets you see it happen and measure it."
 )
+st.page_link("pages/lesson.py", label="Start the lesson", icon=":material/play_circle:")
 st.subheader("The lesson's sentence")
 st.text(" · ".join(run.tokens))
 st.markdown(
-    f"{len(run.tokens)} tokens, each a vector of **{run.x.shape[1]}** numbers, going "
-    f"through **{run.mha.n_heads}** heads of **{run.mha.d_head}** dimensions. "
+    f"{len(run.tokens)} {plural(len(run.tokens), 'token')}, each a vector of "
+    f"**{run.x.shape[1]}** numbers, going through **{run.mha.n_heads}** "
+    f"{plural(run.mha.n_heads, 'head')} of **{run.mha.d_head}** "
+    f"{plural(run.mha.d_head, 'dimension')}. "
     "Change the sentence and the knobs in the sidebar; every page follows them."
 )
 st.subheader("A path through the ideas")

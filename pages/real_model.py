@@ -1,24 +1,19 @@
 """Inside a real model: MiniLM's trained heads on the user's sentence — all heads as one
 grid, one head large, role scores per head, and the tokens' path through the layers."""
 
-import numpy as np
 import streamlit as st
 
-from attention.figures.real_model import (
-    MAX_GRID_CELLS,
-    MAX_NAMED_TOKENS,
-    head_figure,
-    head_grid_figure,
-    layer_path_figure,
-)
-from attention.head_metrics import describe_head, max_entropy_bits
-from attention.head_roles import ENTROPY, ROLES, role_table
+from attention.figures.heatmaps import MAX_GRID_CELLS, head_figure, head_grid_figure
+from attention.figures.spaces import MAX_NAMED_TOKENS, layer_path_figure
+from attention.figures.tables import role_table
+from attention.head_metrics import describe_head, uniform_entropy_bits
+from attention.head_roles import ENTROPY, ROLES
 from attention.pretrained import ModelError
+from ui.charts import show_chart
 from ui.real_model import pretrained_model, run_real
 from ui.sidebar import scenario_sidebar
 
 NO_ROLE = "nothing (weights only)"
-CHART_CONFIG = {"toImageButtonOptions": {"scale": 2}, "displaylogo": False}
 
 
 def _open_table_row() -> None:
@@ -35,7 +30,7 @@ def _send_layer_to_head_spaces() -> None:
     st.session_state["_real_go"] = True
 
 
-scenario, _ = scenario_sidebar(uses_source=False)
+scenario = scenario_sidebar(text_only=True)
 st.title("Inside a real model")
 
 try:
@@ -50,11 +45,7 @@ st.markdown(
     "by the same attention engine as the other pages, with the model's real weights."
 )
 if model.files.is_default:
-    st.caption(
-        "Weights and tokenizer checked against the official release's SHA-256. "
-        "The sidebar's temperature, mask and toy knobs do not apply here: the model runs "
-        "exactly as trained."
-    )
+    st.caption("Weights and tokenizer checked against the official release's SHA-256.")
 
 try:
     result = run_real(scenario.text)
@@ -88,7 +79,7 @@ head = pick_head.selectbox(
     "Open head", range(1, cfg.heads + 1), key="real_head", bind="query-params"
 )
 role_values = None if role == NO_ROLE else roles[role]
-st.plotly_chart(
+show_chart(
     head_grid_figure(
         trace.attentions,
         trace.tokens,
@@ -97,7 +88,6 @@ st.plotly_chart(
         role_values=role_values,
     ),
     key="real_grid",
-    config=CHART_CONFIG,
 )
 grid_note = (
     "Each small map: rows are queries, columns are keys, darker means more weight; "
@@ -125,10 +115,10 @@ stretch = facts.toggle(
     bind="query-params",
     help="Long texts spread attention thin: on the shared 0–1 scale most cells look white.",
 )
-big.plotly_chart(
+show_chart(
     head_figure(weights, trace.tokens, layer - 1, head - 1, stretch=stretch),
     key="real_head_map",
-    config=CHART_CONFIG,
+    container=big,
 )
 facts.markdown(f"**Pattern:** {describe_head(weights)}")
 facts.markdown(
@@ -136,7 +126,7 @@ facts.markdown(
         f"- {name}: **{roles[name][layer - 1, head - 1]:.0%}** of its attention" for name in ROLES
     )
     + f"\n- entropy: **{roles[ENTROPY][layer - 1, head - 1]:.2f} bits** (spread evenly "
-    f"over all {n} tokens it would be {max_entropy_bits(np.ones(weights.shape, bool)):.2f} bits)"
+    f"over all {n} tokens it would be {uniform_entropy_bits(n):.2f} bits)"
 )
 
 st.header("What each head does")
@@ -162,9 +152,7 @@ st.dataframe(
 )
 
 st.header("How each layer moves the tokens")
-st.plotly_chart(
-    layer_path_figure(trace.hidden_states, trace.tokens), key="real_paths", config=CHART_CONFIG
-)
+show_chart(layer_path_figure(trace.hidden_states, trace.tokens), key="real_paths")
 st.caption(
     "Every token's vector after the embeddings and after each layer, all projected by one "
     "PCA so the moves are comparable; the grey line joins one token's positions. "

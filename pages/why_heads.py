@@ -1,22 +1,31 @@
 """Why several heads? Five questions, each answered by something computed live: cost (§1),
 one distribution per head (§2), the rank limit (§3), a model trained here (§4), and
-whether heads slice the embedding (§5)."""
+whether heads slice the embedding (§5). One function per section; §4 hands what it
+trained to §5."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attention.experiments.cost import compare_layouts, cost_by_length
+from attention import MultiHeadAttention
+from attention.experiments.cost import compare_layouts, cost_by_length, lengths_around
 from attention.experiments.rank_limit import PATTERNS, pattern_from_choices, target_pattern
-from attention.experiments.training.train import TrainingConfig, seed_summary
-from attention.figures import why_heads as fig
+from attention.experiments.training.task import TASK_TEXTS
+from attention.experiments.training.train import Comparison, TrainingConfig, seed_summary
+from attention.experiments.two_targets import same_vector
+from attention.figures import curves, heatmaps, tables
+from attention.wording import plural
 from ui import why_heads as exp
+from ui.charts import show_chart
+from ui.data import ScenarioRun
 from ui.markdown import literal
-from ui.sidebar import scenario_sidebar
+from ui.scenario import Scenario
+from ui.sidebar import scenario_run, scenario_sidebar
 
-CHART = {"toImageButtonOptions": {"scale": 2}}
 SCORE_LIMITS = {
     0.001: "moderate scores (penalty 10⁻³ · Σ S²)",
     0.0001: "large scores allowed (penalty 10⁻⁴)",
@@ -32,48 +41,37 @@ SEEDS_ACROSS = 5
 _REQUESTED = "why_trained"  # (settings, seed) pairs the user asked to train this session
 
 
-def chart(figure, key: str) -> None:
-    st.plotly_chart(figure, key=key, config=CHART)
-
-
-scenario, run = scenario_sidebar()
-mha, tokens = run.mha, run.tokens
-st.title("Why several heads?")
-st.caption(
-    "Five questions about multi-head attention, each answered by a computation that runs "
-    f"here. Sections 1, 2, 3 and 5 use the sidebar's scenario: d_model = {mha.d_model}, "
-    f"{mha.n_heads} heads of d_head = {mha.d_head}, {len(tokens)} tokens."
-)
-
 # §1 ---------------------------------------------------------------------------------
-st.header("1. Same cost, more questions")
-st.markdown(
-    "Splitting d_model into h heads of d_model/h keeps the parameter count and the work "
-    "the same as one big head; what grows is the number of attention distributions each "
-    "query gets."
-)
-st.latex(
-    r"\text{params} = 4\,d_{\text{model}}\,(h\,d_{\text{head}})"
-    r"\quad\text{scores: } h\,n^2 d_{\text{head}}"
-    r"\quad\xrightarrow{\;d_{\text{head}} = d_{\text{model}}/h\;}\quad"
-    r"4\,d_{\text{model}}^2 \text{ and } n^2 d_{\text{model}}\text{ for every } h"
-)
-try:
-    layouts = compare_layouts(mha.d_model, mha.n_heads, len(tokens), bias=mha.bias)
-except ValueError as error:
-    st.warning(f"No cost table for these knobs: {error}")
-else:
-    rows = fig.cost_table(layouts)
+def same_cost(mha: MultiHeadAttention, n_tokens: int) -> None:
+    """§1: h small heads cost what one big head costs; only the distributions grow."""
+    st.header("1. Same cost, more questions")
+    st.markdown(
+        "Splitting d_model into h heads of d_model/h keeps the parameter count and the work "
+        "the same as one big head; what grows is the number of attention distributions each "
+        "query gets."
+    )
+    st.latex(
+        r"\text{params} = 4\,d_{\text{model}}\,(h\,d_{\text{head}})"
+        r"\quad\text{scores: } h\,n^2 d_{\text{head}}"
+        r"\quad\xrightarrow{\;d_{\text{head}} = d_{\text{model}}/h\;}\quad"
+        r"4\,d_{\text{model}}^2 \text{ and } n^2 d_{\text{model}}\text{ for every } h"
+    )
+    try:
+        layouts = compare_layouts(mha.d_model, mha.n_heads, n_tokens, bias=mha.bias)
+    except ValueError as error:
+        st.warning(f"No cost table for these knobs: {error}")
+        return
+    rows = tables.cost_table(layouts)
     numbers = {name: st.column_config.NumberColumn(format="localized") for name in rows[0]}
     del numbers["layout"]
     st.dataframe(pd.DataFrame(rows), hide_index=True, column_config=numbers, key="wh_cost_table")
-    lengths = sorted({2**k for k in range(2, 12)} | {len(tokens)})
+    lengths = lengths_around(n_tokens)
     left, right = st.columns(2)
     with left:
-        chart(fig.cost_bars(layouts, len(tokens)), "wh_cost_bars")
+        show_chart(curves.cost_bars(layouts, n_tokens), "wh_cost_bars")
     with right:
         table = cost_by_length(mha.d_model, mha.n_heads, lengths, bias=mha.bias)
-        chart(fig.cost_by_length_chart(table, lengths, len(tokens)), "wh_cost_length")
+        show_chart(curves.cost_by_length_chart(table, lengths, n_tokens), "wh_cost_length")
     st.caption(
         "MACs = multiply-adds. The score part (hatched) is the same for h heads × "
         "d_model/h and for one head × d_model (their lines lie on top of each other), and "
@@ -84,7 +82,9 @@ else:
 
 # §2 ---------------------------------------------------------------------------------
 @st.fragment
-def one_distribution_per_head() -> None:
+def one_distribution_per_head(scenario: Scenario, run: ScenarioRun) -> None:
+    """§2: one head splits its weight between two targets; two heads fetch both."""
+    tokens = run.tokens
     st.header("2. One distribution per head")
     st.markdown(
         "A head gives each query **one** probability distribution over the keys, so its "
@@ -102,33 +102,48 @@ def one_distribution_per_head() -> None:
     names = [f"{i} · {t}" for i, t in enumerate(tokens)]
     cols = st.columns(3)
     query = cols[0].selectbox(
-        "Query token", range(n), index=scenario.focus, format_func=names.__getitem__, key="wh_query"
+        "Query token",
+        range(n),
+        index=scenario.focus,
+        format_func=names.__getitem__,
+        key="wh_query",
+        bind="query-params",
     )
     a = cols[1].selectbox(
-        "First target", range(n), index=0, format_func=names.__getitem__, key="wh_target_a"
+        "First target",
+        range(n),
+        index=0,
+        format_func=names.__getitem__,
+        key="wh_target_a",
+        bind="query-params",
     )
     b = cols[2].selectbox(
-        "Second target", range(n), index=n - 1, format_func=names.__getitem__, key="wh_target_b"
+        "Second target",
+        range(n),
+        index=n - 1,
+        format_func=names.__getitem__,
+        key="wh_target_b",
+        bind="query-params",
     )
     if a == b:
         st.warning("Pick two different target tokens.")
         return
-    if np.allclose(run.x[a], run.x[b]):
+    if same_vector(run.x, a, b):
         st.warning(
             f"'{literal(tokens[a])}' and '{literal(tokens[b])}' have the same vector here "
             "(turn on position vectors in the sidebar): no head can tell them apart."
         )
     result = exp.two_targets(run.x, query, a, b, scenario.seed)
+    one_d_head, two_d_head = result.d_heads
     st.markdown(
         f"We fit W_Q and W_K by gradient descent ({len(result.one_head_loss)} Adam steps) "
-        f"for one head with d_head = {mha.d_model}, and for two heads with d_head = "
-        f"{max(1, mha.d_model // 2)} each, where head 1 aims at the first target and head 2 "
-        "at the second."
+        f"for one head with d_head = {one_d_head}, and for two heads with d_head = "
+        f"{two_d_head} each, where head 1 aims at the first target and head 2 at the second."
     )
-    chart(fig.two_target_figure(tokens, result), "wh_two_targets")
+    show_chart(curves.two_target_figure(tokens, result), "wh_two_targets")
     left, right = st.columns([3, 2])
     with left:
-        chart(fig.two_target_curves(result), "wh_two_curves")
+        show_chart(curves.two_target_curves(result), "wh_two_curves")
     with right:
         one, two = result.one_head_fetch, result.two_heads_fetch
         st.metric("One head: weight on each target", f"{one[0]:.0%} and {one[1]:.0%}")
@@ -139,14 +154,10 @@ def one_distribution_per_head() -> None:
         )
 
 
-one_distribution_per_head()
-
-
 # §3 ---------------------------------------------------------------------------------
 def drawn_pattern(n: int) -> np.ndarray | None:
     """Let the user tick, per query row, the keys it should attend to."""
-    default = pd.DataFrame(target_pattern("previous", n) > 0, columns=[f"t{j}" for j in range(n)])
-    default.index = [f"t{i}" for i in range(n)]
+    default = tables.pattern_checkboxes(target_pattern("previous", n))
     grid = st.data_editor(default, key=f"wh_drawn_{n}", width="content")
     try:
         return pattern_from_choices(grid.to_numpy(dtype=bool))
@@ -156,7 +167,8 @@ def drawn_pattern(n: int) -> np.ndarray | None:
 
 
 @st.fragment
-def rank_limit() -> None:
+def rank_limit(seed: int, mha: MultiHeadAttention) -> None:
+    """§3: the best fit of one head to a pattern, for every d_head from 1 to n."""
     st.header("3. The rank limit of a head")
     st.markdown(
         "A head's score matrix is a product through d_head dimensions, so its rank is at "
@@ -172,11 +184,19 @@ def rank_limit() -> None:
     cols = st.columns([2, 1, 2])
     kinds = {**PATTERNS, "drawn": "drawn by you: tick the keys each query attends to"}
     kind = cols[0].selectbox(
-        "Target pattern", list(kinds), format_func=PATTERN_NAMES.get, key="wh_pattern"
+        "Target pattern",
+        list(kinds),
+        format_func=PATTERN_NAMES.get,
+        key="wh_pattern",
+        bind="query-params",
     )
-    n = cols[1].slider("Tokens n", 2, 16, 8, key="wh_rank_n")
+    n = cols[1].slider("Tokens n", 2, 16, 8, key="wh_rank_n", bind="query-params")
     penalty = cols[2].selectbox(
-        "Score size", list(SCORE_LIMITS), format_func=SCORE_LIMITS.get, key="wh_penalty"
+        "Score size",
+        list(SCORE_LIMITS),
+        format_func=SCORE_LIMITS.get,
+        key="wh_penalty",
+        bind="query-params",
     )
     st.caption(f"Target: {kinds[kind]}.")
     if kind == "drawn":
@@ -184,16 +204,16 @@ def rank_limit() -> None:
         if target is None:
             return
     else:
-        target = target_pattern(kind, n, seed=scenario.seed)
+        target = target_pattern(kind, n, seed=seed)
     with st.spinner("Fitting one head for every d_head …"):
-        result = exp.rank_limit(target, mha.d_model, penalty, scenario.seed)
+        result = exp.rank_limit(target, mha.d_model, penalty, seed)
     today = mha.d_head
     marks = {"d_head = n": n, f"today's d_head = {today}": today}
     left, right = st.columns([3, 2])
     with left:
-        chart(fig.rank_error_chart(result, marks), "wh_rank_error")
+        show_chart(curves.rank_error_chart(result, marks), "wh_rank_error")
     with right:
-        chart(fig.singular_value_chart(result), "wh_rank_sv")
+        show_chart(heatmaps.singular_value_chart(result), "wh_rank_sv")
     notes = []
     if today > n:
         notes.append(f"today's d_head = {today} is larger than n = {n}, so it is off the chart.")
@@ -214,81 +234,33 @@ def rank_limit() -> None:
         "Singular values of each fitted S (right): blank cells are zero, so the staircase "
         "is the rank limit. Below: the target and the fitted patterns at a few d_head."
     )
-    chart(fig.rank_patterns(result, sorted({1, 2, min(today, n)})), "wh_rank_patterns")
+    show_chart(heatmaps.rank_patterns(result, sorted({1, 2, min(today, n)})), "wh_rank_patterns")
 
-
-rank_limit()
 
 # §4 ---------------------------------------------------------------------------------
-st.header("4. Train a small model and watch heads specialise")
-st.markdown(
-    "Each sequence holds one token marked **A** and one marked **B**; the model must "
-    "answer both of their symbols from the query token **?** at the end, so it needs two "
-    "lookups at once. Token vectors are fixed random vectors (symbol + mark + position, "
-    "plus fresh noise); one attention layer and a ReLU read-out learn, with forward and "
-    "backward passes written by hand in NumPy. Four layouts train on the same batches "
-    "from the same seed:"
-)
-st.latex(
-    r"\text{(a) } 1\times d \quad \text{(b) } h \times \tfrac{d}{h} \quad"
-    r"\text{(c) } h \times d \quad \text{(d) } h \times \tfrac{d}{h}"
-    r"\text{, head } i \text{ reads only } x_{[i d/h,\,(i+1) d/h)}"
-)
-st.caption(
-    "About the noise: without it, one head can split its weight between A and B and the "
-    "read-out can still untangle the two symbols from tiny differences in the mix. Noise "
-    "on the token vectors (in a real model they vary from sentence to sentence) blurs "
-    "that mix: turn it down "
-    "to 0 and train several seeds to see what one head manages then."
-)
-default = TrainingConfig()
-cols = st.columns(6)
-d_model = cols[0].select_slider("d_model", [16, 32, 64], value=default.d_model, key="wh_d_model")
-heads = cols[1].select_slider("heads h", [2, 4, 8], value=default.n_heads, key="wh_heads")
-symbols = cols[2].slider("symbols", 2, 16, default.n_symbols, key="wh_symbols")
-seq_len = cols[3].slider("tokens before ?", 3, 16, default.seq_len, key="wh_seq_len")
-noise = cols[4].slider(
-    "noise",
-    0.0,
-    1.5,
-    default.noise,
-    step=0.1,
-    key="wh_noise",
-    help="Std of fresh Gaussian noise added to every coordinate of every token vector.",
-)
-steps = cols[5].select_slider(
-    "steps", [300, 600, 1000, 1500, 2000, 3000], value=default.steps, key="wh_steps"
-)
-config = TrainingConfig(
-    d_model=d_model, n_heads=heads, n_symbols=symbols, seq_len=seq_len, noise=noise, steps=steps
-)
-labels = {v.key: v.label for v in config.variants()}
-seed = scenario.seed
-requested: set = st.session_state.setdefault(_REQUESTED, set())
-key = (exp.settings_of(config), seed)
-# The click is recorded in a callback, which runs before the script and so survives
-# any rerun the script makes on the way.
-st.button(
-    f"Train the four variants (seed {seed})",
-    key="wh_train",
-    type="primary",
-    on_click=requested.add,
-    args=(key,),
-)
+@dataclass(frozen=True)
+class Trained:
+    """What §4 trained, for §5: one seed's four variants, and the summary across seeds
+    once those are trained too."""
+
+    seed: int
+    labels: dict[str, str]  # variant key → label
+    comparison: Comparison
+    summary: dict[str, dict[str, np.ndarray]] | None
 
 
-def train_live(config: TrainingConfig, seed: int, title: str):
+def train_live(config: TrainingConfig, seed: int, title: str) -> Comparison:
     """Train (or fetch) one seed with a progress bar and live loss curves."""
-    total = config.steps * len(labels)
+    total = config.steps * len(config.variants())
     bar = st.progress(0.0, text=title)
     live = st.empty()
-    curves: dict[str, np.ndarray] = {}
+    losses_so_far: dict[str, np.ndarray] = {}
 
     def show(label: str, done: int, losses: np.ndarray) -> None:
-        curves[label] = losses
-        finished = sum(len(c) for c in curves.values())
+        losses_so_far[label] = losses
+        finished = sum(len(c) for c in losses_so_far.values())
         bar.progress(finished / total, text=f"{title}: {label}, step {done} of {config.steps}")
-        live.plotly_chart(fig.loss_curves(curves, config.steps), config=CHART)
+        show_chart(curves.loss_curves(losses_so_far, config.steps), key=None, container=live)
 
     comparison = exp.train(config, seed, show)
     bar.empty()
@@ -296,20 +268,100 @@ def train_live(config: TrainingConfig, seed: int, title: str):
     return comparison
 
 
-comparison = summary = None
-if key in requested:
-    comparison = train_live(config, seed, f"Training seed {seed}")
-    chart(
-        fig.loss_curves({labels[k]: r.losses for k, r in comparison.results.items()}, config.steps),
-        "wh_loss",
+def train_and_compare(seed: int) -> Trained | None:
+    """§4: four layouts trained on the same batches; None until the user trains them."""
+    st.header("4. Train a small model and watch heads specialise")
+    st.markdown(
+        f"Each sequence holds one token marked **{literal(TASK_TEXTS.marks[0])}** and one "
+        f"marked **{literal(TASK_TEXTS.marks[1])}**; the model must answer both of their symbols "
+        f"from the query token **{literal(TASK_TEXTS.query)}** at the end, so it needs two "
+        "lookups at once. Token vectors are fixed random vectors (symbol + mark + position, "
+        "plus fresh noise); one attention layer and a ReLU read-out learn, with forward and "
+        "backward passes written by hand in NumPy. Four layouts train on the same batches "
+        "from the same seed:"
     )
-    st.dataframe(pd.DataFrame(fig.comparison_table(comparison)), hide_index=True, key="wh_results")
+    st.latex(
+        r"\text{(a) } 1\times d \quad \text{(b) } h \times \tfrac{d}{h} \quad"
+        r"\text{(c) } h \times d \quad \text{(d) } h \times \tfrac{d}{h}"
+        r"\text{, head } i \text{ reads only } x_{[i d/h,\,(i+1) d/h)}"
+    )
+    st.caption(
+        "About the noise: without it, one head can split its weight between "
+        f"{literal(TASK_TEXTS.marks[0])} and {literal(TASK_TEXTS.marks[1])} and the "
+        "read-out can still untangle the two symbols from tiny differences in the mix. Noise "
+        "on the token vectors (in a real model they vary from sentence to sentence) blurs "
+        "that mix: turn it down "
+        "to 0 and train several seeds to see what one head manages then."
+    )
+    default = TrainingConfig()
+    cols = st.columns(6)
+    d_model = cols[0].select_slider(
+        "d_model", [16, 32, 64], value=default.d_model, key="wh_d_model", bind="query-params"
+    )
+    heads = cols[1].select_slider(
+        "heads h", [2, 4, 8], value=default.n_heads, key="wh_heads", bind="query-params"
+    )
+    symbols = cols[2].slider(
+        "symbols", 2, 16, default.n_symbols, key="wh_symbols", bind="query-params"
+    )
+    seq_len = cols[3].slider(
+        f"tokens before {TASK_TEXTS.query}",
+        3,
+        16,
+        default.seq_len,
+        key="wh_seq_len",
+        bind="query-params",
+    )
+    noise = cols[4].slider(
+        "noise",
+        0.0,
+        1.5,
+        default.noise,
+        step=0.1,
+        key="wh_noise",
+        bind="query-params",
+        help="Std of fresh Gaussian noise added to every coordinate of every token vector.",
+    )
+    steps = cols[5].select_slider(
+        "steps",
+        [300, 600, 1000, 1500, 2000, 3000],
+        value=default.steps,
+        key="wh_steps",
+        bind="query-params",
+    )
+    config = TrainingConfig(
+        d_model=d_model, n_heads=heads, n_symbols=symbols, seq_len=seq_len, noise=noise, steps=steps
+    )
+    labels = {v.key: v.label for v in config.variants()}
+    requested: set = st.session_state.setdefault(_REQUESTED, set())
+    key = (exp.settings_of(config), seed)
+    # The click is recorded in a callback, which runs before the script and so survives
+    # any rerun the script makes on the way.
+    st.button(
+        f"Train the four variants (seed {seed})",
+        key="wh_train",
+        type="primary",
+        on_click=requested.add,
+        args=(key,),
+    )
+
+    if key not in requested:
+        st.info(
+            "Press the button to train: it takes seconds, and a progress bar shows the live loss."
+        )
+        return None
+    comparison = train_live(config, seed, f"Training seed {seed}")
+    losses = {labels[k]: r.losses for k, r in comparison.results.items()}
+    show_chart(curves.loss_curves(losses, config.steps), "wh_loss")
+    st.dataframe(
+        pd.DataFrame(tables.comparison_table(comparison)), hide_index=True, key="wh_results"
+    )
     st.caption(
         "Head diversity: the mean Jensen–Shannon divergence between the query's weights "
         "in every pair of heads, over 2000 held-out sequences (0 = all heads look at the "
         "same tokens, 1 = no overlap). Times are wall clock on this server."
     )
-    chart(fig.head_maps(comparison), "wh_head_maps")
+    show_chart(heatmaps.head_maps(comparison), "wh_head_maps")
     st.caption("Each trained head's weights for the query ? on one held-out sequence.")
 
     st.subheader(f"Across {SEEDS_ACROSS} seeds")
@@ -321,46 +373,66 @@ if key in requested:
         on_click=requested.add,
         args=(across,),
     )
-    if across in requested:
-        runs = [train_live(config, s, f"Seed {s}") for s in seeds]
-        summary = seed_summary(runs)
-        st.dataframe(
-            pd.DataFrame(fig.seed_table(summary, labels)), hide_index=True, key="wh_seed_table"
-        )
-        chart(fig.seed_spread(summary, labels, seeds, config.n_symbols), "wh_seed_spread")
-    else:
+    if across not in requested:
         st.caption("One seed can be lucky or unlucky: train five to see the spread.")
-else:
-    st.info("Press the button to train: it takes seconds, and a progress bar shows the live loss.")
+        return Trained(seed, labels, comparison, None)
+    summary = seed_summary([train_live(config, s, f"Seed {s}") for s in seeds])
+    st.dataframe(
+        pd.DataFrame(tables.seed_table(summary, labels)), hide_index=True, key="wh_seed_table"
+    )
+    show_chart(curves.seed_spread(summary, labels, seeds, config.n_symbols), "wh_seed_spread")
+    return Trained(seed, labels, comparison, summary)
+
 
 # §5 ---------------------------------------------------------------------------------
-st.header("5. Heads read the whole vector")
-st.markdown(
-    "A common picture is that head i reads its own slice of the embedding. It does not: "
-    "W_Q (like W_K and W_V) has a row for every input coordinate in every head's block "
-    "of columns, so each head projects the **whole** vector."
-)
-st.latex(
-    r"q^{(i)} = x\,W_Q^{(i)} = \sum_{j=1}^{d_{\text{model}}} x_j\, W_Q^{(i)}[j,:]"
-    r"\qquad\text{slicing would zero every row } j \notin \text{slice } i"
-)
-if mha.n_heads > mha.d_model:
-    st.warning("With more heads than d_model coordinates there are no slices to draw.")
-else:
-    chart(fig.slicing_figure(mha.w_q), "wh_slicing")
-    shares = {"W_Q of the sidebar's heads": mha.w_q}
-    if comparison is not None:
-        shares["W_Q of §4's trained (b) heads"] = comparison.results["split"].model.attention.w_q
-    chart(fig.slice_share_chart(shares), "wh_slice_share")
-if comparison is None:
-    st.caption("Train the variants in §4 to see what reading only a slice costs.")
-else:
-    pair = (labels["split"], labels["sliced"])
-    if summary is not None:
-        rows = [row for row in fig.seed_table(summary, labels) if row["variant"] in pair]
+def heads_read_the_whole_vector(mha: MultiHeadAttention, trained: Trained | None) -> None:
+    """§5: every head's W_Q has a row for every coordinate; what slicing would cost."""
+    st.header("5. Heads read the whole vector")
+    st.markdown(
+        "A common picture is that head i reads its own slice of the embedding. It does not: "
+        "W_Q (like W_K and W_V) has a row for every input coordinate in every head's block "
+        "of columns, so each head projects the **whole** vector."
+    )
+    st.latex(
+        r"q^{(i)} = x\,W_Q^{(i)} = \sum_{j=1}^{d_{\text{model}}} x_j\, W_Q^{(i)}[j,:]"
+        r"\qquad\text{slicing would zero every row } j \notin \text{slice } i"
+    )
+    if mha.n_heads > mha.d_model:
+        st.warning("With more heads than d_model coordinates there are no slices to draw.")
+    else:
+        show_chart(heatmaps.slicing_figure(mha.w_q), "wh_slicing")
+        shares = {"W_Q of the sidebar's heads": mha.w_q}
+        if trained is not None:
+            split = trained.comparison.results["split"].model.attention.w_q
+            shares["W_Q of §4's trained (b) heads"] = split
+        show_chart(curves.slice_share_chart(shares), "wh_slice_share")
+    if trained is None:
+        st.caption("Train the variants in §4 to see what reading only a slice costs.")
+        return
+    if trained.summary is not None:
+        rows = tables.seed_table(trained.summary, trained.labels)
         source = f"§4's {SEEDS_ACROSS} seeds"
     else:
-        rows = [row for row in fig.comparison_table(comparison) if row["variant"] in pair]
-        source = f"§4's seed {seed}"
+        rows = tables.comparison_table(trained.comparison)
+        source = f"§4's seed {trained.seed}"
     st.markdown(f"What reading only a slice costs, from {source} (same steps, same batches):")
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key="wh_slice_numbers")
+    st.dataframe(
+        pd.DataFrame(tables.slice_rows(rows, trained.labels)),
+        hide_index=True,
+        key="wh_slice_numbers",
+    )
+
+
+scenario = scenario_sidebar()
+run = scenario_run(scenario)
+st.title("Why several heads?")
+st.caption(
+    "Five questions about multi-head attention, each answered by a computation that runs "
+    f"here. Sections 1, 2, 3 and 5 use the sidebar's scenario: d_model = {run.mha.d_model}, "
+    f"{run.mha.n_heads} {plural(run.mha.n_heads, 'head')} of d_head = {run.mha.d_head}, "
+    f"{len(run.tokens)} {plural(len(run.tokens), 'token')}."
+)
+same_cost(run.mha, len(run.tokens))
+one_distribution_per_head(scenario, run)
+rank_limit(scenario.seed, run.mha)
+heads_read_the_whole_vector(run.mha, train_and_compare(scenario.seed))

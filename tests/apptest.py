@@ -39,6 +39,15 @@ def traces(figure: dict, kind: str) -> list[dict]:
     return [t for t in figure["data"] if t.get("type", "scatter") == kind]
 
 
+def colour_scale(figure: dict, trace: dict) -> tuple[list, float | None, float | None]:
+    """The colour scale and its (low, high) ends a trace is drawn with: the trace's own
+    (zmin, zmax) or those of the layout coloraxis it names (cmin, cmax)."""
+    if "coloraxis" in trace:
+        axis = figure["layout"][trace["coloraxis"]]
+        return axis.get("colorscale"), axis.get("cmin"), axis.get("cmax")
+    return trace.get("colorscale"), trace.get("zmin"), trace.get("zmax")
+
+
 def array(value: object) -> np.ndarray:
     """A figure array as NumPy: Plotly 6+ ships NumPy data as base64 typed arrays
     ({"dtype", "bdata", "shape"}); plain lists (None = gap) become floats."""

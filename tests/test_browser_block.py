@@ -65,13 +65,15 @@ def test_depth_slider_and_example_rerun_their_own_section(app_url, page):
     )
     assert "block_depth=7" in page.url  # the view can be shared as a link
     page.locator('[data-testid="stSelectbox"]').filter(has_text="Example").click()
-    page.get_by_role("option", name="you are tired → Sie sind müde (polite)").click()
+    page.get_by_role("option", name="you are tired, sir → Sie sind müde, mein Herr").click()
     page.wait_for_function(
         """() => Array.from(document.querySelectorAll('input'))
-                 .some(i => i.value === 'Sie sind müde')""",
+                 .some(i => i.value === 'Sie sind müde, mein Herr')""",
         timeout=30_000,
     )
     wait_until_drawn(page, min_charts=CHARTS)
     assert page.locator('[data-testid="stException"]').count() == 0
     assert "block_target=Sie" in page.url
+    decision = page.locator('[data-testid="stMarkdown"]').filter(has_text="asks for")
+    assert "asks for Sie" in decision.inner_text()  # computed from the new example's maps
     screenshot(page, "block_sie_sind_muede")

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CACHES = {"cache_data", "cache_resource"}
+# st.cache_data, st.cache_resource, and ui.data's st.cache_data keyed on a scenario's computation
+CACHES = {"cache_data", "cache_resource", "cached_per_computation"}
 
 
 def _cached_functions() -> list[tuple[str, ast.FunctionDef, set[str]]]:
@@ -23,7 +24,10 @@ def _cached_functions() -> list[tuple[str, ast.FunctionDef, set[str]]]:
             for decorator in node.decorator_list:
                 call = decorator if isinstance(decorator, ast.Call) else None
                 target = call.func if call else decorator
-                if isinstance(target, ast.Attribute) and target.attr in CACHES:
+                name = (
+                    target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+                )
+                if name in CACHES:
                     keywords = {k.arg for k in call.keywords} if call else set()
                     found.append((path.name, node, keywords))
     return found

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from attention.head_roles import ENTROPY, ROLES, is_punctuation, role_scores, role_table
+from attention.head_roles import ENTROPY, ROLES, is_punctuation, role_scores
 
 TOKENS = ["[CLS]", "the", "cat", ",", "sat", ".", "[SEP]"]
 N = len(TOKENS)
@@ -70,15 +70,6 @@ def test_scores_match_a_loop_reference_for_a_stack_of_heads():
             expected = reference_scores(weights[layer, head], TOKENS)
             for name, value in expected.items():
                 assert scores[name][layer, head] == pytest.approx(value, abs=1e-12), name
-
-
-def test_role_table_has_one_row_per_head_counted_from_one():
-    weights = np.stack([np.stack([one_hot_rows([N - 1] * N), np.full((N, N), 1 / N)])] * 6)
-    rows = role_table(role_scores(weights, TOKENS))
-    assert len(rows) == 12
-    assert rows[0]["layer"] == 1 and rows[0]["head"] == 1 and rows[-1]["layer"] == 6
-    assert rows[0]["strongest role"] == "[SEP]"
-    assert set(rows[0]) == {"layer", "head", "strongest role", *ROLES, ENTROPY}
 
 
 @pytest.mark.parametrize(

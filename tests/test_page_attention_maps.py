@@ -105,3 +105,76 @@ def test_a_head_built_to_look_back_is_called_previous_token():
     first = np.zeros((n, n))
     first[:, 0] = 1
     assert describe_head(first) == "first token"
+
+
+def test_cross_attention_says_random_weights_are_random():
+    at = open_page(PAGE, maps_kind="cross", seed="7")
+    assert not at.exception and not at.warning
+    captions = " ".join(c.value for c in at.caption)
+    assert "The weights are random (seed 7)" in captions
+    assert "no alignment is expected" in captions
+
+
+def test_translation_heads_align_the_default_pair():
+    """With the hand-built translation heads, the default sentence pair's maps align the
+    translation: Katze's row peaks at "cat"; the heads are titled by their records."""
+    from attention.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
+    from attention.translation import HEADS, split_words
+
+    at = open_page(PAGE, maps_kind="cross", maps_cross_weights="hand-built translation heads")
+    assert not at.exception and not at.warning
+    fig = chart(at, "grid_chart")
+    maps = _maps(at, "grid_chart")
+    english = [w.lower() for w in split_words(DEFAULT_TEXT)]
+    german = ["<s>", *split_words(DEFAULT_SECOND_TEXT)]
+    assert [m.shape for m in maps] == [(len(german), len(english))] * 4
+    titles = [a["text"] for a in fig["layout"]["annotations"]]
+    assert titles == [f"{h + 1}. {head.name}" for h, head in enumerate(HEADS["cross"])]
+    katze = german.index("Katze")
+    assert english[int(np.argmax(maps[0][katze]))] == "cat"  # the "meaning" head
+    for g, word in enumerate(german[1:], start=1):  # the "position" head: word k → word k
+        assert np.argmax(maps[2][g]) == g - 1, word
+    assert "hand-built English → German" in " ".join(c.value for c in at.caption)
+    table = at.dataframe[0].value
+    assert list(table.index) == titles
+
+
+def test_translation_heads_with_unknown_words_fall_back_with_a_message():
+    at = open_page(PAGE, maps_kind="cross", maps_cross_weights="hand-built translation heads")
+    at.text_input(key="maps_second").input("Die Katze schläft").run()
+    assert not at.exception and not at.error
+    assert len(at.warning) == 1
+    assert "“schläft”" in at.warning[0].value and "Showing the sidebar" in at.warning[0].value
+    assert len(_maps(at, "grid_chart")) == 4
+    captions = " ".join(c.value for c in at.caption)
+    assert "The weights are random" in captions
+
+
+def test_a_shared_link_keeps_the_lines_controls():
+    at = open_page(PAGE, maps_line_heads_4=["1", "3"], maps_only_focus="true")
+    assert not at.exception
+    assert at.get("button_group")[-1].value == [1, 3]
+    assert at.toggle(key="maps_only_focus").value is True
+    lines = chart(at, "lines_chart")
+    names = {t["name"] for t in lines["data"] if t.get("mode") == "lines"}
+    assert names == {"head 1", "head 3"}
+
+
+def test_cross_mode_focuses_a_token_of_the_second_sentence():
+    from attention.sentences import DEFAULT_SECOND_TEXT
+    from attention.toy import split_words
+
+    at = open_page(PAGE, maps_kind="cross", focus="2")
+    picker = at.selectbox(key="maps_cross_focus")
+    german = split_words(DEFAULT_SECOND_TEXT)[0]
+    assert picker.format_func(picker.value) == f"{picker.value} · {german[picker.value]}"
+    picker.select(2).run()
+    table = at.dataframe[0].value
+    assert f"“{german[2]}” looks most at" in table.columns  # the page's focus, not the sidebar's
+
+
+def test_the_large_maps_have_square_cells():
+    at = open_page(PAGE)
+    for key in ("big_chart", "mean_chart"):
+        yaxis = chart(at, key)["layout"]["yaxis"]
+        assert yaxis["scaleanchor"] == "x" and yaxis["scaleratio"] == 1

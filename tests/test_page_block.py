@@ -8,9 +8,20 @@ import pytest
 
 from attention import MultiHeadAttention
 from attention.toy import toy_inputs
+from attention.translation import (
+    ENGLISH,
+    EXAMPLES,
+    GERMAN,
+    HEADS,
+    build_translation_model,
+    choose_pronoun,
+    look_up,
+)
 from tests.apptest import array, chart, open_page, toy_points, traces
+from ui.markdown import literal
 
 PAGE = "pages/block.py"
+MODEL = build_translation_model()
 SENTENCE = "The cat sat on the mat because it was tired."
 CHARTS = [
     "block_concat",
@@ -136,16 +147,78 @@ def test_translation_maps_at_the_default_example(default_page):
         assert np.isnan(m[np.triu_indices(4, k=1)]).all()  # the future is blocked
     formality = decoder[1]
     assert (formality[1:, 1] > 0.99).all()  # du, bist, müde all look at du
-    np.testing.assert_allclose(cross[3], 1 / 3, atol=1e-4)  # nothing marked in "you"
+    assert (cross[3][:, 0] > 0.99).all()  # every German word reads "you"
     y_labels = traces(chart(default_page, "block_cross"), "heatmap")[0]["y"]
     assert list(y_labels) == ["&lt;s&gt;", "du", "bist", "müde"]
+    titles = [a["text"] for a in chart(default_page, "block_cross")["layout"]["annotations"]]
+    assert titles == [f"{h + 1}. {head.name}" for h, head in enumerate(HEADS["cross"])]
+
+
+def _page_text(at) -> str:
+    return " ".join(m.value for m in at.markdown)
+
+
+def test_every_head_is_described_beside_its_maps(default_page):
+    text = _page_text(default_page)
+    for heads in HEADS.values():
+        for head in heads:
+            for part in (head.name, head.does, head.built, head.carried):
+                assert literal(part) in text, part
+
+
+def _choose(label: str):
+    at = open_page(PAGE, d_model="16", heads="2")
+    at.selectbox(key="block_example").select(label).run()
+    assert not at.exception and not at.error
+    return at
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.english)
+def test_each_example_states_the_choice_its_maps_make(example):
+    """The page's sentence about du / ihr / Sie: the share of weight on "you" read from
+    the drawn cross map, the pronoun a translator wrote when the source settles it."""
+    at = _choose(example.label)
+    assert at.text_input(key="block_target").value == example.german
+    cross = _maps(at, "block_cross")[3]  # the "you" head
+    english = look_up(example.english, ENGLISH)
+    yous = [j for j, w in enumerate(english) if "2nd person" in w.grammar]
+    on_you = cross[0, yous].sum() if yous else 0.0
+    text = _page_text(at)
+    written = {w.text for w in look_up(example.german, GERMAN) if "you" in w.concepts}
+    if not yous:
+        assert "finds no English 2nd-person word" in text
+        return
+    assert f"puts **{on_you:.0%}** of its weight on the English 2nd-person words" in text
+    cue = any("address" in w.grammar for w in english)
+    if cue and len(choose_pronoun(MODEL.run(example.english, example.german)).candidates) == 1:
+        (pronoun,) = written
+        assert f"asks for **{pronoun}**" in text
+        assert f"Your German uses **{pronoun}**, as the English sentence asks" in text
+    else:
+        assert "does not settle it" in text
+
+
+def test_no_cue_is_ambiguous_and_a_ruled_out_pronoun_is_named():
+    at = open_page(PAGE, d_model="16", heads="2")
+    text = _page_text(at)  # the default: "you are tired" → "du bist müde"
+    assert "it allows **du**, **ihr** and **Sie**" in text
+    assert "number: not settled; formality: not settled" in text
+    assert "that choice came from outside the English sentence" in text
+    at.text_input(key="block_source").input("you guys are tired").run()
+    text = _page_text(at)
+    assert "number: **plural**; formality: **informal**" in text
+    assert "asks for **ihr**" in text
+    assert "Your German uses **du**, which the English sentence rules out" in text
+    encoder = _maps(at, "block_encoder")[3]  # who is "you"?
+    assert f"puts **{encoder[0, 1]:.0%}** of its weight on **guys**" in text
+    at.text_input(key="block_source").input("the dog is tired").run()
+    assert "finds no English 2nd-person word" in _page_text(at)
 
 
 def test_choosing_an_example_fills_both_sentences():
-    at = open_page(PAGE, d_model="16", heads="2")
-    at.selectbox(key="block_example").select("you are tired → Sie sind müde (polite)").run()
-    assert not at.exception
-    assert at.text_input(key="block_target").value == "Sie sind müde"
+    sir = next(e for e in EXAMPLES if "sir" in e.english)
+    at = _choose(sir.label)
+    assert at.text_input(key="block_target").value == sir.german
     decoder = _maps(at, "block_decoder")
     assert list(traces(chart(at, "block_decoder"), "heatmap")[0]["y"])[1] == "Sie"
     assert (decoder[1][1:, 1] > 0.99).all()
@@ -229,3 +302,38 @@ def test_the_trained_model_section_shows_minilm_layer_by_layer():
     assert all(len(array(t["y"])) == 6 for t in medians)
     assert all((array(t["y"]) > 0).all() for t in medians)
     assert chart(at, "block_real_paths")["data"]
+
+
+def _sentence_with(at, words: str) -> str:
+    return next(m.value for m in at.markdown if words in m.value)
+
+
+@pytest.mark.parametrize("text", [None, "Stop.", "The committee approved the new budget today."])
+def test_update_sizes_are_described_by_the_numbers_beside_them(text):
+    import re
+
+    at = open_page("pages/block.py", **({"text": text} if text else {}))
+    assert not at.exception
+    for words in ("Median ‖update‖ / ‖stream‖", "MiniLM on your sentence"):
+        sentence = _sentence_with(at, words)
+        numbers = [float(v) for v in re.findall(r"\b\d\.\d\d\b", sentence)]
+        if max(numbers) >= 1:
+            assert "at least as long as the stream" in sentence, sentence
+        elif max(numbers) >= 0.3:
+            assert "shorter than the stream" in sentence and "sizeable" in sentence, sentence
+        else:
+            assert "nudges the tokens" in sentence, sentence
+        assert "fraction of what is already there" not in sentence
+
+
+@pytest.mark.parametrize("norm", ["pre-LN", "post-LN", "no LN"])
+def test_the_residual_sentences_follow_the_chosen_stack(norm):
+    import re
+
+    at = open_page("pages/block.py", block_stack_norm=norm)
+    sentence = _sentence_with(at, "Without the residual (")
+    assert f"Without the residual ({norm})" in sentence and "Without pre-LN" not in sentence
+    start, end = (
+        float(v) for v in re.findall(r"from (\S+) at depth 0 the distance is (\S+)", sentence)[0]
+    )
+    assert ("drifts down" in sentence) == (end < start / 10)

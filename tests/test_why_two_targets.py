@@ -73,3 +73,10 @@ def test_non_finite_vectors_are_refused():
     x[2, 3] = np.nan
     with pytest.raises(ValueError, match="x must hold only finite"):
         fit_two_targets(x, 0, (1, 2))
+
+
+@pytest.mark.parametrize(("d_model", "d_heads"), [(16, (16, 8)), (5, (5, 2)), (1, (1, 1))])
+def test_the_result_says_which_head_sizes_were_fitted(d_model, d_heads):
+    # Equal cost: one head gets all d_model dimensions, each of two heads half of them.
+    result = fit_two_targets(tokens(d=d_model), query=0, targets=(1, 2), steps=3)
+    assert result.d_heads == d_heads

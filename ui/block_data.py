@@ -1,38 +1,34 @@
 """Cached computation behind "The block around attention": the scenario's heads wrapped
-in a block, the rank-collapse stacks (every depth's tokens), and the
-hand-built translation example."""
+in a block and the rank-collapse stacks (every depth's tokens). The translation
+example's cache is ui/translation.py."""
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
-import streamlit as st
 
 from attention.blocks import BlockTrace, EncoderBlock
 from attention.rank_collapse import MAX_DEPTH, collapse_runs, relative_pca
-from attention.translation import TranslationModel, TranslationTrace, build_translation_model
 from ui import data
 from ui.cache_policy import PER_USER_TTL
+from ui.data import cached_per_computation
 from ui.scenario import Scenario
 
 
-def _unfocused(scenario: Scenario) -> Scenario:
-    """The focus token changes no number here: keep it out of the cache keys."""
-    return dataclasses.replace(scenario, focus=0)
-
-
+@cached_per_computation(ttl=PER_USER_TTL, max_entries=32, show_spinner=False)
 def block_trace(scenario: Scenario, norm: str, activation: str) -> BlockTrace:
-    """The scenario's heads in an encoder block with a seeded feed-forward network."""
-    return _block_trace(_unfocused(scenario), norm, activation)
-
-
-@st.cache_data(max_entries=32, ttl=PER_USER_TTL, show_spinner=False)
-def _block_trace(scenario: Scenario, norm: str, activation: str) -> BlockTrace:
+    """The scenario's heads in an encoder block with a seeded feed-forward network; the
+    attention the scenario's run already computed is reused where the block reads the
+    same input (post-LN: attention sees the stream itself)."""
     run = data.run(scenario)
     block = EncoderBlock.around(run.mha, activation=activation, norm=norm, seed=scenario.seed)
-    return block(run.x, causal=scenario.causal, temperature=scenario.temp)
+    return block(
+        run.x,
+        causal=scenario.causal,
+        temperature=scenario.temp,
+        attention=run.trace if norm == "post" else None,
+    )
 
 
 @dataclass(frozen=True)
@@ -60,13 +56,11 @@ class CollapseResult:
         ]
 
 
+@cached_per_computation(
+    ttl=PER_USER_TTL, max_entries=16, show_spinner="Stacking 24 layers four ways…"
+)
 def rank_collapse(scenario: Scenario, norm: str) -> CollapseResult:
     """Four 24-layer stacks on the scenario's tokens (the depth slider only picks one)."""
-    return _rank_collapse(_unfocused(scenario), norm)
-
-
-@st.cache_data(max_entries=16, ttl=PER_USER_TTL, show_spinner="Stacking 24 layers four ways…")
-def _rank_collapse(scenario: Scenario, norm: str) -> CollapseResult:
     run = data.run(scenario)
     runs = collapse_runs(
         run.x,
@@ -84,14 +78,3 @@ def _rank_collapse(scenario: Scenario, norm: str) -> CollapseResult:
         np.array([r.distances for r in runs]),
         np.array([r.states for r in runs]),
     )
-
-
-@st.cache_resource(show_spinner=False)
-def translation_model() -> TranslationModel:
-    return build_translation_model()
-
-
-@st.cache_data(max_entries=32, ttl=PER_USER_TTL, show_spinner=False)
-def translation(source: str, target: str) -> TranslationTrace:
-    """The example on one sentence pair; ValueError with a readable message."""
-    return translation_model().run(source, target)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 CHART_CONFIG = {
     "displaylogo": False,
@@ -13,6 +14,11 @@ CHART_CONFIG = {
 }
 
 
-def show_chart(fig: go.Figure, key: str, **kwargs) -> object:
-    """Draw `fig` across the container; returns Streamlit's selection event, if any."""
-    return st.plotly_chart(fig, key=key, width="stretch", config=CHART_CONFIG, **kwargs)
+def show_chart(
+    fig: go.Figure, key: str | None, container: DeltaGenerator | None = None, **kwargs
+) -> object:
+    """Draw `fig` across `container` (a column, or an st.empty() placeholder redrawn in
+    place; the page itself by default); returns Streamlit's selection event, if any.
+    A chart redrawn several times in one run, as a live placeholder is, takes no key."""
+    target = st if container is None else container
+    return target.plotly_chart(fig, key=key, width="stretch", config=CHART_CONFIG, **kwargs)

@@ -3,21 +3,27 @@ from one of three sources (toy, real, trained).
 
 Arrays go through st.cache_data (copied per caller), loaded models through
 st.cache_resource (one per server), so a slider move recomputes only what it changed.
+Every cache keyed on a scenario goes through `cached_per_computation`, the one place that
+reduces a scenario to what its computation depends on (Scenario.computation).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ParamSpec, TypeVar
 
 import numpy as np
 import streamlit as st
 
 from attention import AttentionTrace, MultiHeadAttention
-from attention.experiments.training.train import TrainingConfig, trained_heads
+from attention.experiments.training.task import TASK_TEXTS
+from attention.experiments.training.train import TrainingConfig, example_tokens, trained_heads
 from attention.head_spaces import HeadSpaces, head_spaces
 from attention.pretrained import ModelError
-from attention.toy import MAX_TOY_TOKENS, WordVectors, toy_inputs
+from attention.toy import MAX_TOY_TOKENS, WordVectors, split_words, toy_inputs, word_spans
 from ui import why_heads
 from ui.cache_policy import PER_USER_TTL
 from ui.real_model import pretrained_model, run_real, vocabulary_embeddings
@@ -32,12 +38,51 @@ HASHED_WORDS = (
     "Points: a seeded random vector per distinct word (MiniLM is not installed, so its "
     "real word embeddings are not available)"
 )
-TRAINED_NOTICE = (
-    "Trained source: the four heads of page 3's small model (variant b, d_model 32), "
-    "trained with the sidebar's seed on the two-lookup task, shown on one example "
-    "sequence. Only the last token “?” asks anything in that task, so read its row; "
-    "the other rows were never trained."
-)
+
+
+def trained_notice(config: TrainingConfig) -> str:
+    """What the trained source shows, with the model's own sizes and query token."""
+    return (
+        f"Trained source: the {config.n_heads} heads of page 3's small model (variant b, "
+        f"d_model {config.d_model}), trained with the sidebar's seed on the two-lookup task, "
+        f"shown on one example sequence. Only the last token “{TASK_TEXTS.query}” asks "
+        "anything in that task, so read its row; the other rows were never trained."
+    )
+
+
+EMPTY_TEXT_NOTICE = "The sentence is empty: showing the default sentence until you type one."
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class SourceUnavailableError(Exception):
+    """The chosen source cannot run here; the message says why and what to do."""
+
+
+def cached_per_computation(**cache_options: object) -> Callable:
+    """st.cache_data for functions whose first argument is a Scenario, keyed on what the
+    scenario's computation depends on, so e.g. a new focus token hits the cache."""
+
+    def decorate(function: Callable[P, R]) -> Callable[P, R]:
+        cached = st.cache_data(**cache_options)(function)
+
+        @functools.wraps(function)
+        def call(scenario: Scenario, *args: object) -> R:
+            return cached(scenario.computation(), *args)
+
+        return call
+
+    return decorate
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """A source's tokens for a text and the character span each covers in the text
+    (None where a token has no characters: [CLS], [SEP], or the trained task's labels)."""
+
+    tokens: list[str]
+    spans: list[tuple[int, int] | None]
 
 
 @dataclass(frozen=True)
@@ -51,6 +96,29 @@ class ScenarioRun:
     trace: AttentionTrace
     source: str  # one line on where the points and weights come from
     notices: tuple[str, ...] = ()
+
+
+def shown_text(text: str) -> str:
+    """The text the pages use: the default sentence while the box is empty."""
+    return text if text.strip() else DEFAULT_TEXT
+
+
+@st.cache_data(max_entries=64, ttl=PER_USER_TTL, show_spinner=False)
+def tokens(text: str, kind: str, seed: int = 0) -> Tokens:
+    """The tokens a source makes of `text` (kind: toy, real or trained), without running
+    any model: cheap enough for the sidebar's focus picker on every rerun."""
+    text = shown_text(text)
+    if kind == "trained":
+        labels = example_tokens(TrainingConfig(), seed)
+        return Tokens(labels, [None] * len(labels))
+    if kind == "real":
+        try:
+            tokenized = pretrained_model().tokenizer.encode(text)
+        except ModelError as error:
+            raise SourceUnavailableError(str(error)) from error
+        return Tokens(tokenized.tokens, list(tokenized.spans))
+    words, _ = split_words(text)
+    return Tokens(words, list(word_spans(text)[: len(words)]))
 
 
 def _word_vectors() -> WordVectors | None:
@@ -77,92 +145,67 @@ def _toy_points(text: str, d_model: int, seed: int, positions: bool):
     return inputs, described + "."
 
 
-@st.cache_data(max_entries=64, ttl=PER_USER_TTL, show_spinner=False)
-def run_toy(
-    text: str,
-    d_model: int,
-    heads: int,
-    d_head: int,
-    seed: int,
-    temp: float,
-    causal: bool,
-    positions: bool,
-) -> ScenarioRun:
+def _run_toy(s: Scenario) -> ScenarioRun:
     """The toy source: word vectors (+ positions) through seeded random heads."""
-    inputs, described = _toy_points(text, d_model, seed, positions)
-    mha = toy_heads(d_model, heads, d_head, seed)
-    trace = mha(inputs.x, causal=causal, temperature=temp)
+    inputs, described = _toy_points(s.text, s.d_model, s.seed, s.positions)
+    mha = toy_heads(s.d_model, s.heads, s.resolved_d_head, s.seed)
+    trace = mha(inputs.x, causal=s.causal, temperature=s.temp)
     notices = (inputs.notice,) if inputs.notice else ()
-    source = described + f" Weights: random, seed {seed}."
+    source = described + f" Weights: random, seed {s.seed}."
     return ScenarioRun(inputs.tokens, inputs.x, mha, trace, source, notices)
 
 
-@st.cache_data(max_entries=16, ttl=PER_USER_TTL, show_spinner=False)
-def run_real_layer(text: str, layer: int, temp: float, causal: bool) -> ScenarioRun:
+def _run_real(s: Scenario) -> ScenarioRun:
     """The real source: MiniLM layer `layer`'s input hidden states (1-based) and its own
-    12 heads, re-run by the engine so temperature and the causal mask apply."""
-    real = run_real(text).trace
-    x = real.hidden_states[layer - 1]
-    mha = pretrained_model().attention_layer(layer - 1)
-    trace = mha(x, causal=causal, temperature=temp)
+    heads, re-run by the engine so temperature and the causal mask apply."""
+    real = run_real(s.text).trace
+    x = real.hidden_states[s.layer - 1]
+    mha = pretrained_model().attention_layer(s.layer - 1)
+    trace = mha(x, causal=s.causal, temperature=s.temp)
     source = (
         f"Points: the {len(real.tokens)} WordPiece tokens as they enter MiniLM's layer "
-        f"{layer} (its hidden states). Weights: that layer's own 12 trained heads."
+        f"{s.layer} (its hidden states). Weights: that layer's own {mha.n_heads} trained heads."
     )
     notices = (real.notice,) if real.notice else ()
     return ScenarioRun(real.tokens, x, mha, trace, source, notices)
 
 
-@st.cache_data(max_entries=16, ttl=PER_USER_TTL, show_spinner=False)
-def run_trained(seed: int, temp: float, causal: bool) -> ScenarioRun:
+def _run_trained(s: Scenario) -> ScenarioRun:
     """The small model trained on page 3 (variant b: h heads of d_model/h)."""
-    comparison = why_heads.train(TrainingConfig(), seed)
-    mha, tokens, x = trained_heads(comparison, "split")
-    trace = mha(x, causal=causal, temperature=temp)
+    comparison = why_heads.train(TrainingConfig(), s.seed)
+    mha, labels, x = trained_heads(comparison, "split")
+    trace = mha(x, causal=s.causal, temperature=s.temp)
     source = "Points: the two-lookup task's example sequence (symbol + mark + position)."
-    return ScenarioRun(tokens, x, mha, trace, source, (TRAINED_NOTICE,))
+    return ScenarioRun(labels, x, mha, trace, source, (trained_notice(TrainingConfig()),))
 
 
-class SourceUnavailableError(Exception):
-    """The chosen source cannot run here; the message says why and what to do."""
+_RUNNERS = {"toy": _run_toy, "real": _run_real, "trained": _run_trained}
+
+
+@cached_per_computation(ttl=PER_USER_TTL, max_entries=64, show_spinner=False)
+def _run(scenario: Scenario) -> ScenarioRun:
+    try:
+        return _RUNNERS[scenario.source](scenario)
+    except ModelError as error:
+        raise SourceUnavailableError(str(error)) from error
 
 
 def run(scenario: Scenario) -> ScenarioRun:
     """Compute (or fetch from cache) the scenario; empty text falls back to the default
-    sentence with a notice. Raises SourceUnavailableError for the real source without MiniLM."""
+    sentence with a notice. Raises SourceUnavailableError for the real source without
+    MiniLM."""
     if scenario.source == "trained":
         with st.spinner("Training page 3's small model for this seed (a few seconds, once)…"):
-            return run_trained(scenario.seed, scenario.temp, scenario.causal)
-    text = scenario.text if scenario.text.strip() else DEFAULT_TEXT
-    if scenario.source == "real":
-        try:
-            result = run_real_layer(text, scenario.layer, scenario.temp, scenario.causal)
-        except ModelError as error:
-            raise SourceUnavailableError(str(error)) from error
-    else:
-        result = run_toy(
-            text,
-            scenario.d_model,
-            scenario.heads,
-            scenario.resolved_d_head,
-            scenario.seed,
-            scenario.temp,
-            scenario.causal,
-            scenario.positions,
-        )
-    if text is not scenario.text:
-        notice = "The sentence is empty: showing the default sentence until you type one."
-        result = dataclasses.replace(result, notices=(notice, *result.notices))
+            return _run(scenario)
+    result = _run(scenario)
+    if not scenario.text.strip():
+        result = dataclasses.replace(result, notices=(EMPTY_TEXT_NOTICE, *result.notices))
     return result
 
 
+@cached_per_computation(ttl=PER_USER_TTL, max_entries=64, show_spinner=False)
 def spaces(scenario: Scenario) -> HeadSpaces:
     """Every head's 2-D pictures for the scenario (they do not depend on the focus)."""
-    return _spaces(dataclasses.replace(scenario, focus=0))
-
-
-@st.cache_data(max_entries=64, ttl=PER_USER_TTL, show_spinner=False)
-def _spaces(scenario: Scenario) -> HeadSpaces:
     result = run(scenario)
     return head_spaces(result.x, result.trace)
 
@@ -177,13 +220,8 @@ class CrossRun:
     notices: tuple[str, ...]
 
 
+@cached_per_computation(ttl=PER_USER_TTL, max_entries=32, show_spinner=False)
 def cross_run(scenario: Scenario, query_text: str) -> CrossRun:
-    """Cross-attention of `query_text` over the scenario's sentence (see _cross_run)."""
-    return _cross_run(dataclasses.replace(scenario, focus=0), query_text)
-
-
-@st.cache_data(max_entries=32, ttl=PER_USER_TTL, show_spinner=False)
-def _cross_run(scenario: Scenario, query_text: str) -> CrossRun:
     """Queries from `query_text`, made the same way as the scenario's own points (the
     toy source's word vectors, or the real source's hidden states at the same layer),
     attend over the scenario's sentence with the scenario's heads. Both sides are cut

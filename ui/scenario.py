@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-DEFAULT_TEXT = "The cat sat on the mat because it was tired."
+from attention.sentences import DEFAULT_TEXT
+
 MAX_TEXT_CHARS = 5000
 D_MODEL_CHOICES = (2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384)
 MAX_HEADS = 16
@@ -22,7 +23,7 @@ SOURCES = {
     "real": "Real: a MiniLM layer",
     "trained": "Trained: the small model of page 3",
 }
-REAL_LAYERS = 6  # all-MiniLM-L6-v2; the page confirms against the loaded config
+MAX_LAYER = 48  # a URL bound only: the sidebar clamps to the loaded model's layer count
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,20 @@ class Scenario:
             return self.d_head
         return max(1, self.d_model // self.heads)
 
+    def computation(self) -> Scenario:
+        """This scenario with every field its computation ignores set to the default: the
+        key under which its results are cached. The focus only picks what is drawn; an
+        empty sentence means the default one; the real source ignores the toy knobs; the
+        trained source has its own sequence and sizes."""
+        kept = {"source", "temp", "causal"} | _COMPUTED_FROM[self.source]
+        values = {name: getattr(self, name) for name in kept}
+        if "text" in values and not self.text.strip():
+            values["text"] = DEFAULT_TEXT
+        if self.source == "toy":
+            values["d_head"] = self.resolved_d_head
+            values["full"] = False
+        return Scenario(**values)
+
     def d_head_note(self) -> str | None:
         """Say how d_head was chosen when the heads do not split d_model evenly."""
         if self.full or self.d_head or self.d_model % self.heads == 0:
@@ -64,6 +79,11 @@ class Scenario:
 
 
 DEFAULTS = Scenario()
+_COMPUTED_FROM = {
+    "toy": {"text", "d_model", "heads", "d_head", "full", "seed", "positions"},
+    "real": {"text", "layer"},
+    "trained": {"seed"},
+}
 
 
 def _int_in(low: int, high: int) -> Callable[[str], int]:
@@ -119,7 +139,7 @@ PARSERS: dict[str, Callable[[str], object]] = {
     "temp": _temperature,
     "causal": _bool,
     "positions": _bool,
-    "layer": _int_in(1, REAL_LAYERS),
+    "layer": _int_in(1, MAX_LAYER),
     "focus": _int_in(0, MAX_FOCUS),
 }
 ALLOWED = {
@@ -133,7 +153,7 @@ ALLOWED = {
     "temp": f"a number from {TEMPERATURE_RANGE[0]} to {TEMPERATURE_RANGE[1]}",
     "causal": "0 or 1",
     "positions": "0 or 1",
-    "layer": f"a whole number from 1 to {REAL_LAYERS}",
+    "layer": f"a whole number from 1 to {MAX_LAYER}",
     "focus": f"a token position from 0 to {MAX_FOCUS}",
 }
 
@@ -174,3 +194,23 @@ def to_query(scenario: Scenario) -> dict[str, str]:
         if value != getattr(DEFAULTS, field.name):
             query[field.name] = str(int(value)) if isinstance(value, bool) else str(value)
     return query
+
+
+def carry_focus(
+    old_spans: Sequence[tuple[int, int] | None],
+    focus: int,
+    new_spans: Sequence[tuple[int, int] | None],
+) -> int:
+    """The token of a new tokenization of the same text that covers the old focus token's
+    first character (so "cat" stays in focus when words become word pieces); a token with
+    no characters ([CLS], a task label) maps by position, clamped to the new length."""
+    last = len(new_spans) - 1
+    old = old_spans[focus] if 0 <= focus < len(old_spans) else None
+    if old is None:
+        return min(max(focus, 0), last)
+    start = old[0]
+    for index, span in enumerate(new_spans):
+        if span is not None and span[0] <= start < max(span[1], span[0] + 1):
+            return index
+    starts = [(abs(span[0] - start), i) for i, span in enumerate(new_spans) if span is not None]
+    return min(starts)[1] if starts else min(focus, last)

@@ -1,26 +1,28 @@
 """The shared sidebar: one function every page calls first. It draws the scenario's
 widgets, keeps them in the URL (so a link reopens the exact view) and returns the
-scenario with its computed run."""
+scenario; a page that draws the scenario's points asks for its run with `scenario_run`."""
 
 from __future__ import annotations
 
 import dataclasses
 
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
 from attention.experiments.training.train import TrainingConfig
+from attention.pretrained import ModelConfig, ModelError
 from ui import data
+from ui.markdown import literal
+from ui.navigation import ensure_entry
+from ui.real_model import pretrained_model
 from ui.scenario import (
     D_MODEL_CHOICES,
-    MAX_FOCUS,
     MAX_HEADS,
     MAX_SEED,
     MAX_TEXT_CHARS,
-    REAL_LAYERS,
     SOURCES,
     TEMPERATURE_RANGE,
     Scenario,
+    carry_focus,
     parse_query,
     to_query,
 )
@@ -28,24 +30,11 @@ from ui.scenario import (
 FIELDS = [f.name for f in dataclasses.fields(Scenario)]
 _URL_READ = "_scenario_url_read"
 _NOTICES = "_scenario_notices"
-
-
-def _run_through_app_entry() -> None:
-    """Make sure app.py (navigation, wide layout, theme) runs around this page.
-
-    While no session has called st.navigation yet, Streamlit treats a `pages/` folder
-    the legacy way: a first request for /head_spaces on a fresh server would run the
-    page file alone. Leaving that mode and rerunning sends the request through app.py.
-    """
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        st.rerun()
-
-
-def _focus_last_token_when_trained() -> None:
-    """The trained model only ever answers at its last token: focus there."""
-    if st.session_state["source"] == "trained":
-        st.session_state["focus"] = MAX_FOCUS
+_FOCUS_BASIS = "_focus_basis"  # (text, token kind, seed) the focus index last referred to
+TEXT_ONLY_NOTE = (
+    "This page runs MiniLM exactly as trained on your sentence: the other settings "
+    "(source, sizes, temperature, mask) apply on the other pages."
+)
 
 
 def _read_url_once() -> None:
@@ -60,10 +49,19 @@ def _read_url_once() -> None:
 
 
 def _keep_state_across_pages() -> None:
-    """Re-assign widget values so Streamlit keeps them when the page changes."""
+    """Re-assign widget values so Streamlit keeps them when the page changes (a widget
+    a page does not draw would otherwise lose its value)."""
     for name in FIELDS:
         if name in st.session_state:
             st.session_state[name] = st.session_state[name]
+
+
+def _real_config() -> ModelConfig | None:
+    """The loaded model's sizes, or None when it is not installed (the page says why)."""
+    try:
+        return pretrained_model().config
+    except ModelError:
+        return None
 
 
 def _fixed_knobs(d_model: int, heads: int, d_head: int, why: str) -> None:
@@ -74,16 +72,33 @@ def _fixed_knobs(d_model: int, heads: int, d_head: int, why: str) -> None:
     st.select_slider("d_head", [d_head], value=d_head, key="_fixed_d_head", disabled=True)
 
 
-def _engine_knobs(source: str) -> None:
-    if source == "real":
-        _fixed_knobs(384, 12, 32, "MiniLM's sizes are fixed by its training:")
+def _real_knobs() -> None:
+    config = _real_config()
+    if config is None:
         return
-    if source == "trained":
-        config = TrainingConfig()
-        d_head = config.d_model // config.n_heads
-        _fixed_knobs(config.d_model, config.n_heads, d_head, "Sizes of page 3's small model:")
-        st.number_input("Seed (training run)", 0, MAX_SEED, step=1, key="seed")
-        return
+    if st.session_state["layer"] > config.layers:
+        st.info(f"{config.name} has {config.layers} layers: showing layer {config.layers}.")
+        st.session_state["layer"] = config.layers
+    st.slider(
+        "Layer",
+        1,
+        config.layers,
+        key="layer",
+        help=f"Points = this layer's input; heads = its {config.heads} trained heads.",
+    )
+    _fixed_knobs(
+        config.d_model, config.heads, config.d_head, "MiniLM's sizes are fixed by training:"
+    )
+
+
+def _trained_knobs() -> None:
+    config = TrainingConfig()
+    d_head = config.d_model // config.n_heads
+    _fixed_knobs(config.d_model, config.n_heads, d_head, "Sizes of page 3's small model:")
+    st.number_input("Seed (training run)", 0, MAX_SEED, step=1, key="seed")
+
+
+def _toy_knobs() -> None:
     st.select_slider(
         "d_model (embedding width)",
         D_MODEL_CHOICES,
@@ -111,6 +126,9 @@ def _engine_knobs(source: str) -> None:
     )
 
 
+_ENGINE_KNOBS = {"toy": _toy_knobs, "real": _real_knobs, "trained": _trained_knobs}
+
+
 def _write_url(scenario: Scenario) -> None:
     """Put the scenario's non-default values in the URL, leaving other parameters (page
     widgets bound to the URL) alone."""
@@ -123,33 +141,22 @@ def _write_url(scenario: Scenario) -> None:
             del st.query_params[name]
 
 
-def _knobs(uses_source: bool) -> Scenario:
-    """The scenario's widgets, top to bottom; returns the scenario they set (focus aside)."""
+def _knobs(text_only: bool) -> None:
+    """The scenario's widgets, top to bottom."""
     source = st.session_state["source"]
     st.text_area(
         "Sentence",
         key="text",
         max_chars=MAX_TEXT_CHARS,
         height=90,
-        disabled=uses_source and source == "trained",
+        disabled=not text_only and source == "trained",
         help="The trained source shows its own task's sequence instead.",
     )
-    st.radio(
-        "Points and weights",
-        list(SOURCES),
-        format_func=SOURCES.get,
-        key="source",
-        on_change=_focus_last_token_when_trained,
-    )
-    if source == "real":
-        st.slider(
-            "Layer",
-            1,
-            REAL_LAYERS,
-            key="layer",
-            help="Points = this layer's input; heads = its 12 trained heads.",
-        )
-    _engine_knobs(source)
+    if text_only:
+        st.caption(TEXT_ONLY_NOTE)
+        return
+    st.radio("Points and weights", list(SOURCES), format_func=SOURCES.get, key="source")
+    _ENGINE_KNOBS[source]()
     st.slider(
         "Temperature",
         *TEMPERATURE_RANGE,
@@ -158,49 +165,80 @@ def _knobs(uses_source: bool) -> Scenario:
         help="Scores are divided by it: below 1 sharpens, above 1 flattens.",
     )
     st.toggle("Causal mask (no looking ahead)", key="causal")
-    scenario = Scenario(**{name: st.session_state[name] for name in FIELDS})
-    if source == "toy" and (note := scenario.d_head_note()):
+    if source == "toy" and (note := _current().d_head_note()):
         st.caption(note)
-    return scenario
 
 
-def _focus_picker(tokens: list[str]) -> int:
-    """The focus token's select box; a focus past the end falls back to the last token."""
-    if st.session_state["focus"] >= len(tokens):
-        st.session_state["focus"] = len(tokens) - 1
-    return st.selectbox(
+def _current() -> Scenario:
+    return Scenario(**{name: st.session_state[name] for name in FIELDS})
+
+
+def _focus_picker(kind: str) -> None:
+    """The focus token's select box over the tokens `kind` makes of the sentence. When
+    the tokens change under it (another source, another page), the focus follows the
+    same word; the trained task's question sits at its last token."""
+    text, seed = st.session_state["text"], st.session_state["seed"]
+    try:
+        now = data.tokens(text, kind, seed)
+    except ValueError:  # nothing readable in the text: the page explains, no picker
+        return
+    if not now.tokens:
+        return
+    basis = (text, kind, seed if kind == "trained" else 0)
+    before = st.session_state.get(_FOCUS_BASIS)
+    focus = st.session_state["focus"]
+    if before is not None and before != basis:
+        if kind == "trained":
+            focus = len(now.tokens) - 1
+        elif before[0] == text and before[1] != "trained":
+            focus = carry_focus(data.tokens(*before).spans, focus, now.spans)
+    st.session_state["focus"] = min(focus, len(now.tokens) - 1)
+    st.session_state[_FOCUS_BASIS] = basis
+    st.selectbox(
         "Focus token (query)",
-        range(len(tokens)),
+        range(len(now.tokens)),
         key="focus",
-        format_func=lambda i: f"{i} · {tokens[i]}",
+        format_func=lambda i: f"{i} · {now.tokens[i]}",
     )
 
 
-def scenario_sidebar(uses_source: bool = True) -> tuple[Scenario, data.ScenarioRun]:
-    """Draw the sidebar, sync the URL, and return the scenario and its computed run.
-    A page that only takes the sentence (the real-model page) passes uses_source=False:
-    the sentence box then stays editable and the run's notices stay off its page.
-    When the chosen source cannot run here, the page says why and stops; the sidebar
-    stays usable, so another source is one click away."""
-    _run_through_app_entry()
+def scenario_sidebar(text_only: bool = False) -> Scenario:
+    """Draw the sidebar, sync the URL and return the scenario. A page that only takes the
+    sentence (the real-model page) passes text_only=True: the other knobs are hidden with
+    a line saying why, and the focus picker lists MiniLM's word pieces. When the chosen
+    source cannot run here, the page says why and stops; the sidebar stays usable, so
+    another source is one click away."""
+    ensure_entry()
     _read_url_once()
     _keep_state_across_pages()
     unavailable = None
     with st.sidebar:
-        scenario = _knobs(uses_source)
+        _knobs(text_only)
         try:
-            result = data.run(scenario)
+            _focus_picker("real" if text_only else st.session_state["source"])
         except data.SourceUnavailableError as error:
             unavailable = str(error)
-        else:
-            scenario = dataclasses.replace(scenario, focus=_focus_picker(result.tokens))
         st.caption("The address bar holds this whole view: copy it to share or bookmark.")
+    scenario = _current()
     _write_url(scenario)
     for notice in st.session_state.pop(_NOTICES, []):
         st.info(notice)
     if unavailable:
         st.error(unavailable)
         st.stop()
-    for notice in result.notices if uses_source else ():
+    return scenario
+
+
+def scenario_run(scenario: Scenario) -> data.ScenarioRun:
+    """The scenario's computed run for a page that draws it, with its notices shown."""
+    try:
+        result = data.run(scenario)
+    except data.SourceUnavailableError as error:
+        st.error(str(error))
+        st.stop()
+    except ValueError as error:  # a sentence with nothing to show: say so, keep the sidebar
+        st.error(literal(str(error)))
+        st.stop()
+    for notice in result.notices:
         st.info(notice)
-    return scenario, result
+    return result

@@ -14,6 +14,7 @@ import numpy as np
 
 from attention.cost import AttentionCost, attention_cost
 from attention.validation import check_positive_int
+from attention.wording import plural
 
 
 @dataclass(frozen=True)
@@ -52,9 +53,9 @@ def head_layouts(d_model: int, n_heads: int) -> list[tuple[str, int, int]]:
         )
     split = d_model // n_heads
     return [
-        (f"{n_heads} heads × {split}", n_heads, split),
+        (f"{n_heads} {plural(n_heads, 'head')} × {split}", n_heads, split),
         (f"1 head × {d_model}", 1, d_model),
-        (f"{n_heads} full-size heads × {d_model}", n_heads, d_model),
+        (f"{n_heads} full-size {plural(n_heads, 'head')} × {d_model}", n_heads, d_model),
     ]
 
 
@@ -83,3 +84,9 @@ def cost_by_length(
         }
         for i, row in enumerate(per_length[0])
     }
+
+
+def lengths_around(n_tokens: int) -> list[int]:
+    """The sequence lengths the cost-by-length chart plots: powers of two from 4 to
+    2048, and the sentence's own length."""
+    return sorted({2**k for k in range(2, 12)} | {n_tokens})

@@ -34,6 +34,7 @@ class TwoTargetResult:
     two_heads: np.ndarray  # (2, n) head 1 aims at targets[0], head 2 at targets[1]
     one_head_loss: np.ndarray  # (steps,)
     two_heads_loss: np.ndarray  # (steps,)
+    d_heads: tuple[int, int]  # d_head of the one head, and of each of the two heads
 
     @property
     def one_head_fetch(self) -> tuple[float, float]:
@@ -85,9 +86,16 @@ def fit_two_targets(
     aim_two = np.zeros((2, n))
     aim_two[0, a] = aim_two[1, b] = 0.5
     rng = np.random.default_rng(seed)
-    one_weights, one_loss = _fit(x, query, aim_one, d_model, steps, lr, rng)
-    two_weights, two_loss = _fit(x, query, aim_two, max(1, d_model // 2), steps, lr, rng)
-    return TwoTargetResult(query, (a, b), one_weights[0], two_weights, one_loss, two_loss)
+    d_heads = (d_model, max(1, d_model // 2))
+    one_weights, one_loss = _fit(x, query, aim_one, d_heads[0], steps, lr, rng)
+    two_weights, two_loss = _fit(x, query, aim_two, d_heads[1], steps, lr, rng)
+    return TwoTargetResult(query, (a, b), one_weights[0], two_weights, one_loss, two_loss, d_heads)
+
+
+def same_vector(x: np.ndarray, a: int, b: int) -> bool:
+    """Whether tokens a and b of x (n, d_model) have the same vector (to rounding): then
+    every head gives them the same score, so no head can fetch one without the other."""
+    return bool(np.allclose(x[a], x[b]))
 
 
 def _fit(

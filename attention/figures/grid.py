@@ -15,6 +15,10 @@ import plotly.graph_objects as go
 
 from attention.figures.palette import FONT_SIZE
 
+MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}  # figures fill the page's column
+CHART_MARGIN = {**MARGIN, "t": 60}
+AXIS_FRAME = {"showline": True, "linecolor": "#888888", "gridcolor": "#EEEEEE"}
+
 
 def figure(data: list[dict], layout: dict, frames: list[dict] | None = None) -> go.Figure:
     """A go.Figure around plain trace/layout dicts, without per-property validation."""
@@ -53,23 +57,26 @@ def grid(
     h_gap: float = 0.03,
     v_gap: float | None = None,
     equal_aspect: bool = False,
+    row_heights: list[float] | None = None,
 ) -> tuple[list[Panel], dict]:
     """Panels in rows of `columns`, head 1 top left, and a layout with their axes
-    (domains and anchors) and a title above each panel."""
+    (domains and anchors) and a title above each panel. Rows share the height equally,
+    or in proportion to `row_heights` (one number per row, top row first)."""
     columns = max(1, min(columns, n_panels))
     rows = math.ceil(n_panels / columns)
     v_gap = min(0.12, 0.3 / rows) if v_gap is None else v_gap
     width = (1 - h_gap * (columns - 1)) / columns
-    height = (1 - v_gap * (rows - 1)) / rows
+    shares = [1.0] * rows if row_heights is None else list(row_heights)
+    heights = [(1 - v_gap * (rows - 1)) * share / sum(shares) for share in shares]
+    tops = [1 - sum(heights[:row]) - row * v_gap for row in range(rows)]
     panels, layout, annotations = [], {}, []
     for i in range(n_panels):
         row, col = divmod(i, columns)
         suffix = "" if i == 0 else str(i + 1)
         panel = Panel(i, row, col, "x" + suffix, "y" + suffix, i + columns >= n_panels)
-        x0 = col * (width + h_gap)
-        y1 = 1 - row * (height + v_gap)
+        x0, y1 = col * (width + h_gap), tops[row]
         layout[panel.xaxis] = {"domain": _span(x0, x0 + width), "anchor": panel.y}
-        layout[panel.yaxis] = {"domain": _span(y1 - height, y1), "anchor": panel.x}
+        layout[panel.yaxis] = {"domain": _span(y1 - heights[row], y1), "anchor": panel.x}
         if equal_aspect:
             layout[panel.yaxis].update(scaleanchor=panel.x, scaleratio=1)
         if titles:
@@ -88,8 +95,71 @@ def grid(
                 }
             )
         panels.append(panel)
-    layout["annotations"] = annotations
+    if annotations:
+        layout["annotations"] = annotations
     return panels, layout
+
+
+def framed_layout(layout: dict, height: int, margin: dict | None = None, **extra) -> dict:
+    """The experiment charts' look: page font, white plot, every axis (and at least x
+    and y) framed by a grey line over a light grid, axis titles at the page's size."""
+    layout.update(
+        height=height,
+        font={"size": FONT_SIZE},
+        margin={**CHART_MARGIN, **(margin or {})},
+        plot_bgcolor="white",
+        **extra,
+    )
+    for name in {"xaxis", "yaxis", *(k for k in layout if k.startswith(("xaxis", "yaxis")))}:
+        axis = layout.setdefault(name, {})
+        axis.update(AXIS_FRAME, tickfont={"size": FONT_SIZE - 2})
+        axis["title"] = {**axis.get("title", {}), "font": {"size": FONT_SIZE}}
+    return layout
+
+
+def vertical_line(x: float, line: dict, panel: Panel | None = None) -> dict:
+    """The shape of a line at x across the panel's whole height (x and y axes by default)."""
+    x_ref, y_ref = (panel.x, panel.y) if panel else ("x", "y")
+    return {
+        "type": "line",
+        "x0": x,
+        "x1": x,
+        "xref": x_ref,
+        "y0": 0,
+        "y1": 1,
+        "yref": f"{y_ref} domain",
+        "line": line,
+    }
+
+
+def horizontal_line(y: float, line: dict, panel: Panel | None = None) -> dict:
+    """The shape of a line at y across the panel's whole width."""
+    x_ref, y_ref = (panel.x, panel.y) if panel else ("x", "y")
+    return {
+        "type": "line",
+        "x0": 0,
+        "x1": 1,
+        "xref": f"{x_ref} domain",
+        "y0": y,
+        "y1": y,
+        "yref": y_ref,
+        "line": line,
+    }
+
+
+def line_label(y: float, text: str, panel: Panel | None = None) -> dict:
+    """A label sitting on the right end of a horizontal line at y."""
+    x_ref, y_ref = (panel.x, panel.y) if panel else ("x", "y")
+    return {
+        "text": text,
+        "showarrow": False,
+        "x": 1,
+        "xanchor": "right",
+        "xref": f"{x_ref} domain",
+        "y": y,
+        "yanchor": "bottom",
+        "yref": y_ref,
+    }
 
 
 def _span(low: float, high: float) -> list[float]:

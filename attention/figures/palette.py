@@ -1,11 +1,17 @@
 """One colour per head, the same on every page, and the shared colour scales.
 
 Heads 1–6 use Okabe & Ito's colour-blind-safe set (without its black and yellow, which
-vanish on a projector); heads 7–16 continue with Paul Tol's muted set. Weights use one
-sequential scale (white → dark blue) everywhere, so 0–1 reads the same on every chart.
+vanish on a projector); heads 7–16 continue with Paul Tol's muted set. Attention weights
+use one sequential scale (white → dark blue) everywhere, so 0–1 reads the same on every
+chart. Signed values (head outputs, activations, entries of W_Q) use one diverging scale,
+ColorBrewer's RdBu in its natural order: negative = red, zero = near-white, positive =
+blue, so "more" is blue as on the weight scale; its colour axis is always symmetric
+about 0 (`signed_axis`), so white means exactly zero.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 HEAD_COLORS = (
     "#E69F00",  # orange
@@ -38,6 +44,13 @@ WEIGHT_AXIS = {
     "cmax": 1.0,
     "colorbar": {"title": {"text": "weight"}, "thickness": 14},
 }
+DIVERGING_SCALE = [  # ColorBrewer RdBu, colour-blind-safe: red < 0 < blue
+    [0.0, "#B2182B"],
+    [0.25, "#F4A582"],
+    [0.5, "#F7F7F7"],
+    [0.75, "#92C5DE"],
+    [1.0, "#2166AC"],
+]
 
 
 def head_color(head: int) -> str:
@@ -49,3 +62,18 @@ def with_alpha(color: str, alpha: float) -> str:
     """'#RRGGBB' → 'rgba(r,g,b,alpha)' for lines whose opacity carries a weight."""
     r, g, b = (int(color[i : i + 2], 16) for i in (1, 3, 5))
     return f"rgba({r},{g},{b},{alpha:.3f})"
+
+
+def signed_axis(*arrays: np.ndarray, title: str, on_trace: bool = False) -> dict:
+    """The colour axis for signed values: the diverging scale from -m to +m, m the
+    largest |value| in `arrays` (1 when all are zero), so zero is always white. As a
+    layout coloraxis (cmin, cmax), or with `on_trace` as a heatmap's own (zmin, zmax)."""
+    limit = max(float(np.abs(a).max()) for a in arrays)
+    limit = limit if limit > 0 else 1.0
+    low, high = ("zmin", "zmax") if on_trace else ("cmin", "cmax")
+    return {
+        "colorscale": DIVERGING_SCALE,
+        low: -limit,
+        high: limit,
+        "colorbar": {"title": {"text": title}, "thickness": 14},
+    }

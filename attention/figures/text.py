@@ -1,4 +1,5 @@
-"""Make user text safe and short for Plotly labels and hover text.
+"""Make user text safe and short for Plotly labels and hover text, and write the
+numbers that figures and tables share in one way.
 
 Plotly renders a subset of HTML in text (<b>, <a href>, <br>…), so a token such as
 `<b>` would be drawn bold; escaping turns every user string into literal text.
@@ -25,3 +26,9 @@ def unique_labels(tokens: list[str]) -> list[str]:
     for label in labels:
         counts[label] = counts.get(label, 0) + 1
     return [f"{label} ({i})" if counts[label] > 1 else label for i, label in enumerate(labels)]
+
+
+def percent(value: float) -> str:
+    """A share as a percentage with one decimal ("49.7%"), or a whole number within
+    half a percent of 0 or 1 ("100%", "0%")."""
+    return f"{value:.0%}" if value >= 0.995 or value < 0.005 else f"{value:.1%}"

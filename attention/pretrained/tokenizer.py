@@ -10,10 +10,12 @@ from tokenizers import Tokenizer
 
 @dataclass(frozen=True)
 class Tokenized:
-    """Token ids and strings the model reads, and whether (and why) the text was cut."""
+    """Token ids and strings the model reads, the character span of each token in the
+    text (None for [CLS] and [SEP]), and whether (and why) the text was cut."""
 
     ids: list[int]
     tokens: list[str]
+    spans: list[tuple[int, int] | None]
     truncated: bool
     notice: str | None
 
@@ -35,20 +37,30 @@ class WordPieceTokenizer:
             raise ValueError("text must contain at least one non-space character.")
         encoding = self._tokenizer.encode(text)
         ids, tokens = list(encoding.ids), list(encoding.tokens)
+        spans = [
+            None if special else span
+            for span, special in zip(encoding.offsets, encoding.special_tokens_mask, strict=True)
+        ]
         if not any(not special for special in encoding.special_tokens_mask):
             raise ValueError(
                 "text has no characters the model can read (only control or unknown "
                 "characters); type some words."
             )
         if len(ids) <= self.max_tokens:
-            return Tokenized(ids, tokens, False, None)
+            return Tokenized(ids, tokens, spans, False, None)
         keep = self.max_tokens - 1
         notice = (
             f"The text makes {len(ids)} tokens with [CLS] and [SEP]; the model reads at most "
             f"{self.max_tokens}, so only its first {keep - 1} word pieces are used (up to "
             f"“{tokens[keep - 1]}”)."
         )
-        return Tokenized(ids[:keep] + ids[-1:], tokens[:keep] + tokens[-1:], True, notice)
+        return Tokenized(
+            ids[:keep] + ids[-1:],
+            tokens[:keep] + tokens[-1:],
+            spans[:keep] + spans[-1:],
+            True,
+            notice,
+        )
 
     def pieces(self, word: str) -> tuple[list[int], list[str]]:
         """The WordPiece ids and pieces of one word, without special tokens."""

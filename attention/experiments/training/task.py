@@ -1,22 +1,57 @@
-"""The synthetic task of §4: a sequence holds one token marked A and one marked B; the
-answer is both of their symbols, so the query must look up two tokens at once.
+"""The synthetic task of §4: a sequence holds one token with the first mark and one with
+the second (A and B); the answer is both of their symbols, so the query must look up two
+tokens at once.
 
 Each token is a symbol (0 … n_symbols-1) with an optional mark; its vector is the sum of a
 symbol vector, a mark vector and a position vector, all fixed random draws (a frozen
 embedding table), so only the attention layer and the read-out learn. The sequence ends
-with a query token "?" whose position holds the answer.
+with a query token whose position holds the answer. How the tokens are written (the marks,
+"?" for the query) is content, in assets/task.toml.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 
+from attention.assets import TEXT, TEXTS, AssetError, asset_label, check_fields, read_toml
 from attention.validation import check_positive_int
 
-MARKS = ("", "A", "B")  # index 0 = unmarked
+TEXTS_FILE = "task.toml"
+
+
+@dataclass(frozen=True)
+class TaskTexts:
+    """How the task's tokens are written: the two marks, mark–symbol separator, query."""
+
+    marks: tuple[str, str]
+    separator: str
+    query: str
+
+
+def load_task_texts(root: Path | None = None) -> TaskTexts:
+    """Read and check assets/task.toml: two different marks, and no label that could be
+    mistaken for a symbol (a number) or for another label."""
+    label = asset_label(TEXTS_FILE, root)
+    fields = check_fields(
+        read_toml(TEXTS_FILE, root), label, {"marks": TEXTS, "separator": TEXT, "query": TEXT}
+    )
+    marks, query = tuple(fields["marks"]), fields["query"]
+    if len(marks) != 2 or marks[0] == marks[1]:
+        raise AssetError(f"{label}: 'marks' must be two different texts; got {marks!r}.")
+    for name, text in (("marks", marks[0]), ("marks", marks[1]), ("query", query)):
+        if text.isdigit():
+            raise AssetError(f"{label}: {name} {text!r} looks like a symbol (a number).")
+    if query in marks:
+        raise AssetError(f"{label}: the query {query!r} is also a mark.")
+    return TaskTexts(marks, fields["separator"], query)
+
+
+TASK_TEXTS = load_task_texts()
+MARKS = ("", *TASK_TEXTS.marks)  # index 0 = unmarked
 
 
 @dataclass(frozen=True)
@@ -84,9 +119,10 @@ class TwoLookupTask:
 
     @staticmethod
     def labels(batch: Batch, index: int) -> list[str]:
-        """Readable tokens of example `index`: '5', 'A:3', 'B:0', …, '?'."""
+        """Readable tokens of example `index`: '5', 'A:3', 'B:0', …, '?' (as TASK_TEXTS
+        writes them)."""
         tokens = [
-            f"{MARKS[m]}:{s}" if m else str(s)
+            f"{MARKS[m]}{TASK_TEXTS.separator}{s}" if m else str(s)
             for s, m in zip(batch.symbols[index], batch.marks[index], strict=True)
         ]
-        return [*tokens, "?"]
+        return [*tokens, TASK_TEXTS.query]

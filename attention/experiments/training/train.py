@@ -169,6 +169,11 @@ def compare_variants(
     return Comparison(config, seed, config.task.labels(example, 0), example.x[0], results)
 
 
+def example_tokens(config: TrainingConfig, seed: int) -> list[str]:
+    """The labels of the example sequence a Comparison shows, without training."""
+    return config.task.labels(evaluation_batch(config, seed), 0)
+
+
 def seed_summary(comparisons: Sequence[Comparison]) -> dict[str, dict[str, np.ndarray]]:
     """Per variant key, one value per comparison (seed): 'accuracy', 'diversity' (NaN for
     one head) and 'steps_to_95' (NaN when 95 % batch accuracy was never reached)."""

@@ -1,0 +1,648 @@
+"""Every heatmap view: attention maps (small multiples, one head large, a real model's
+72 heads), signed values (concatenated heads, feed-forward units, W_Q), singular values
+and trained heads' maps.
+
+Attention weights share one 0–1 colour axis (palette.WEIGHT_AXIS), signed values one
+symmetric diverging axis (palette.signed_axis). All maps of a figure go into ONE figure
+of heatmap traces (not one chart per map, not one shape per cell): that is what keeps
+72 heads fast in the browser. Long maps are pooled to at most `max_cells` blocks per
+side (see attention.pooling), so pooled rows still sum to 1.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import get_colorscale, sample_colorscale
+
+from attention.experiments.rank_limit import RankLimitResult
+from attention.experiments.slicing import sliced, stacked
+from attention.experiments.training.train import Comparison
+from attention.figures.grid import MARGIN, Panel, figure, framed_layout, grid
+from attention.figures.palette import (
+    BLOCKED_COLOR,
+    FONT_SIZE,
+    WEIGHT_AXIS,
+    head_color,
+    signed_axis,
+)
+from attention.figures.text import safe_label, unique_labels
+from attention.pooling import pool_attention, pool_blocks
+
+MAX_GRID_CELLS = 64  # longer maps are pooled to this many blocks per side
+ROLE_SCALE = "Oranges"  # sequential, distinct from the blue weight scale
+GRID_CELL_PX = 92  # height of one layer's row in the real model's grid
+BAND_PX = 26  # height of the head bands above the concatenated heads
+
+
+def heatmap_trace(
+    weights: np.ndarray,
+    query_labels: list[str],
+    key_labels: list[str],
+    scores: np.ndarray | None = None,
+    allowed: np.ndarray | None = None,
+    name: str = "",
+) -> dict:
+    """One (n_q, n_k) map on the shared colour axis; blocked cells become gaps."""
+    z = np.array(weights, dtype=np.float64)
+    if allowed is not None:
+        z[~np.broadcast_to(allowed, z.shape)] = np.nan
+    hover = "query: %{y}<br>key: %{x}<br>weight: %{z:.3f}"
+    trace = {
+        "type": "heatmap",
+        "z": np.round(z, 5),
+        "x": key_labels,
+        "y": query_labels,
+        "coloraxis": "coloraxis",
+        "hoverongaps": False,
+        "name": name,
+        "xgap": 1 if len(key_labels) <= 32 else 0,
+        "ygap": 1 if len(query_labels) <= 32 else 0,
+    }
+    if scores is not None:
+        trace["customdata"] = np.round(np.asarray(scores, dtype=np.float64), 4)
+        hover += "<br>score q·k/√d: %{customdata:.3f}"
+    trace["hovertemplate"] = hover + f"<extra>{name}</extra>"
+    return trace
+
+
+def attention_grid(
+    weights: np.ndarray,
+    query_tokens: list[str],
+    key_tokens: list[str] | None = None,
+    **options: object,
+) -> go.Figure:
+    """Small multiples of (h, n_q, n_k) attention maps in one figure, head 1 first; the
+    options are those of `attention_grid_parts`."""
+    return figure(*attention_grid_parts(weights, query_tokens, key_tokens, **options))
+
+
+def attention_grid_parts(
+    weights: np.ndarray,
+    query_tokens: list[str],
+    key_tokens: list[str] | None = None,
+    scores: np.ndarray | None = None,
+    allowed: np.ndarray | None = None,
+    titles: list[str] | None = None,
+    columns: int = 4,
+    query_side: str = "query",
+    key_side: str = "key",
+    panel_px: int = 320,
+    head_colors: bool = True,
+    max_cells: int = MAX_GRID_CELLS,
+    square_cells: bool = False,
+) -> tuple[list[dict], dict]:
+    """The traces and layout of `attention_grid`, for figures that build on it.
+
+    `allowed` is the boolean mask broadcastable to the weights (True = may attend).
+    Titles are coloured with each head's colour when `head_colors`. Every panel shares
+    the tokens, so they are labelled once, on the outer edges of the grid. Square maps
+    longer than `max_cells` are pooled into blocks; their hover then shows the pooled
+    weight only. `square_cells` keeps every cell square (one token is as wide as it is
+    tall), for a map drawn large.
+    """
+    weights = np.asarray(weights)
+    n_heads = weights.shape[0]
+    key_tokens = query_tokens if key_tokens is None else key_tokens
+    if key_tokens is query_tokens and len(query_tokens) > max_cells:
+        weights = pool_attention(weights, max_cells)
+        scores = allowed = None
+        q_labels = k_labels = block_labels(query_tokens, max_cells)
+    else:
+        q_labels, k_labels = unique_labels(query_tokens), unique_labels(key_tokens)
+    titles = titles or [f"head {h + 1}" for h in range(n_heads)]
+    colors = [head_color(h) if head_colors else None for h in range(n_heads)]
+    panels, layout = grid(n_heads, columns, titles, colors, equal_aspect=square_cells)
+    mask = None if allowed is None else np.broadcast_to(allowed, weights.shape)
+    tick_font = {"size": max(9, FONT_SIZE - 2 - len(k_labels) // 12)}
+    data = []
+    for panel in panels:
+        h = panel.index
+        data.append(
+            panel.place(
+                heatmap_trace(
+                    weights[h],
+                    q_labels,
+                    k_labels,
+                    None if scores is None else scores[h],
+                    None if mask is None else mask[h],
+                    name=titles[h],
+                )
+            )
+        )
+        bottom = panel.bottom
+        layout[panel.xaxis].update(
+            type="category",
+            tickangle=-60,
+            tickfont=tick_font,
+            showgrid=False,
+            showticklabels=bottom,
+            **({"title": {"text": key_side}} if bottom else {}),
+        )
+        layout[panel.yaxis].update(
+            type="category",
+            autorange="reversed",
+            tickfont=tick_font,
+            showgrid=False,
+            showticklabels=panel.col == 0,
+            **({"title": {"text": query_side}} if panel.col == 0 else {}),
+        )
+    rows = panels[-1].row + 1
+    layout.update(
+        coloraxis=WEIGHT_AXIS,
+        plot_bgcolor=BLOCKED_COLOR if mask is not None and not mask.all() else "white",
+        height=rows * panel_px + 120,
+        margin={"l": 10, "r": 10, "t": 50, "b": 10},
+        font={"size": FONT_SIZE},
+    )
+    return data, layout
+
+
+def block_labels(tokens: list[str], max_cells: int = MAX_GRID_CELLS) -> list[str]:
+    """Axis labels for pooled maps: each token's own label, or "5–12: cat … mat" for a
+    block of tokens (positions counted from 0)."""
+    if len(tokens) <= max_cells:
+        return unique_labels(tokens)
+    starts = pool_blocks(len(tokens), max_cells)
+    stops = np.append(starts[1:], len(tokens))
+    return [
+        f"{a}–{b - 1}: {safe_label(tokens[a], 10)} … {safe_label(tokens[b - 1], 10)}"
+        for a, b in zip(starts, stops, strict=True)
+    ]
+
+
+def rank_patterns(result: RankLimitResult, d_heads: list[int]) -> go.Figure:
+    """The target pattern beside the fitted patterns at the chosen d_heads."""
+    n = result.target.shape[0]
+    tokens = [f"t{i}" for i in range(n)]
+    chosen = [d for d in dict.fromkeys(d_heads) if 1 <= d <= result.d_heads[-1]]
+    maps = np.stack([result.target, *(result.fitted[d - 1] for d in chosen)])
+    titles = ["target"] + [f"d_head = {d}" for d in chosen]
+    return attention_grid(
+        maps, tokens, titles=titles, columns=len(titles), head_colors=False, panel_px=300
+    )
+
+
+# A real model's heads ---------------------------------------------------------------
+
+_H_GAP, _V_GAP = 0.012, 0.04
+_ROLE_TEXT_PX = 18  # room above the top row for the role values
+
+
+def head_grid_figure(
+    attentions: np.ndarray,
+    tokens: list[str],
+    selected: tuple[int, int] | None = None,
+    role: str | None = None,
+    role_values: np.ndarray | None = None,
+    max_cells: int = MAX_GRID_CELLS,
+) -> go.Figure:
+    """All (layers, heads, n, n) maps as one grid: layer rows, head columns, shared 0–1
+    colour scale. `selected` (0-based layer, head) gets a frame in its head's colour;
+    `role_values` (layers, heads) frames every map in a colour scale running from 0 to
+    the largest head's value and writes the value above the map."""
+    layers, heads = attentions.shape[:2]
+    pooled = pool_attention(attentions, max_cells)
+    labels = block_labels(tokens, max_cells)
+    hover = (
+        "layer %{meta[0]} · head %{meta[1]}<br>query: %{y}<br>key: %{x}"
+        "<br>weight: %{z:.3f}<extra></extra>"
+    )
+    panels, layout = grid(layers * heads, heads, h_gap=_H_GAP, v_gap=_V_GAP)
+    axis = {
+        "type": "category",
+        "showticklabels": False,
+        "showgrid": False,
+        "showline": True,
+        "mirror": True,
+        "linecolor": "#B0B0B0",
+    }
+    data = []
+    for panel in panels:
+        layer, head = panel.row, panel.col
+        data.append(
+            panel.place(
+                {
+                    "type": "heatmap",
+                    "z": pooled[layer, head],
+                    "x": labels,
+                    "y": labels,
+                    "coloraxis": "coloraxis",
+                    "meta": [layer + 1, head + 1],
+                    "hovertemplate": hover,
+                    "name": f"layer {layer + 1} head {head + 1}",
+                }
+            )
+        )
+        layout[panel.xaxis].update(axis)
+        layout[panel.yaxis].update(axis, autorange="reversed")
+        if head == 0:
+            layout[panel.yaxis]["title"] = {
+                "text": f"layer {layer + 1}",
+                "standoff": 4,
+                "font": {"color": "#1A1A1A"},
+            }
+    layout[panels[(layers - 1) * heads].xaxis]["title"] = {"text": "keys →", "standoff": 4}
+    role_px = 0 if role_values is None else _ROLE_TEXT_PX
+    layout.update(
+        annotations=[
+            {
+                "text": f"head {panel.col + 1}",
+                "xref": "paper",
+                "yref": "paper",
+                "x": float(np.mean(layout[panel.xaxis]["domain"])),
+                "y": 1.0,
+                "yanchor": "bottom",
+                "yshift": role_px,
+                "showarrow": False,
+                "font": {"color": head_color(panel.col), "size": FONT_SIZE},
+            }
+            for panel in panels[:heads]
+        ],
+        coloraxis={**WEIGHT_AXIS, "colorbar": {**WEIGHT_AXIS["colorbar"], "len": 0.6}},
+        height=layers * GRID_CELL_PX + 110,
+        margin={"l": 70, "r": 10, "t": 40 + role_px, "b": 40},
+        font={"size": FONT_SIZE},
+        plot_bgcolor="white",
+    )
+    frames = []
+    if role_values is not None:
+        data.append(_mark_roles(layout, frames, panels, role or "role", np.asarray(role_values)))
+    if selected is not None:
+        layer, head = selected
+        frames.append(_frame(panels[layer * heads + head], head_color(head)))
+    if frames:
+        layout["shapes"] = frames
+    return figure(data, layout)
+
+
+def _frame(panel: Panel, color: str) -> dict:
+    """A rectangle just outside one panel."""
+    return {
+        "type": "rect",
+        "xref": f"{panel.x} domain",
+        "yref": f"{panel.y} domain",
+        "x0": -0.04,
+        "x1": 1.04,
+        "y0": -0.04,
+        "y1": 1.04,
+        "line": {"color": color, "width": 5},
+    }
+
+
+def _mark_roles(
+    layout: dict, frames: list[dict], panels: list[Panel], role: str, values: np.ndarray
+) -> dict:
+    """Frame each map in the role's colour scale (into `frames`) and write its value
+    above the map (into `layout`); returns an invisible trace that carries the role's
+    colour bar."""
+    top = float(values.max()) if values.max() > 0 else 1.0
+    colors = sample_colorscale(ROLE_SCALE, list(np.clip(values.ravel() / top, 0, 1)))
+    for panel, value, color in zip(panels, values.ravel(), colors, strict=True):
+        frames.append(_frame(panel, color))
+        layout["annotations"].append(
+            {
+                "text": f"{value:.2f}",
+                "xref": f"{panel.x} domain",
+                "yref": f"{panel.y} domain",
+                "x": 0.5,
+                "y": 1.0,
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": FONT_SIZE - 3, "color": "#1A1A1A"},
+            }
+        )
+    layout["coloraxis2"] = {
+        "colorscale": ROLE_SCALE,
+        "cmin": 0.0,
+        "cmax": top,
+        "colorbar": {
+            "title": {"text": safe_label(role, 30)},
+            "thickness": 14,
+            "len": 0.35,
+            "y": 0.0,
+            "yanchor": "bottom",
+            "x": 1.08,
+        },
+    }
+    return {
+        "type": "scatter",
+        "x": [None],
+        "y": [None],
+        "mode": "markers",
+        "marker": {"color": [0.0], "coloraxis": "coloraxis2"},
+        "showlegend": False,
+        "hoverinfo": "skip",
+    }
+
+
+def head_figure(
+    weights: np.ndarray, tokens: list[str], layer: int, head: int, stretch: bool = False
+) -> go.Figure:
+    """One head's (n, n) map at full resolution (0-based layer and head), its title in
+    the head's colour. `stretch` runs the colour scale up to this head's largest weight
+    instead of 1, for long texts whose weights are spread thin."""
+    n = len(tokens)
+    data, layout = attention_grid_parts(
+        np.asarray(weights)[None],
+        tokens,
+        titles=[f"layer {layer + 1} · head {head + 1}"],
+        columns=1,
+        panel_px=int(np.clip(18 * n, 480, 740)),
+        head_colors=False,
+        max_cells=n,
+    )
+    layout["annotations"][0]["font"] = {"color": head_color(head), "size": FONT_SIZE + 4}
+    if stretch:
+        top = float(np.max(weights))
+        title = {"text": f"weight (0 to {top:.2f})"}
+        layout["coloraxis"] = {
+            **WEIGHT_AXIS,
+            "cmax": top,
+            "colorbar": {**WEIGHT_AXIS["colorbar"], "title": title},
+        }
+    if n > MAX_GRID_CELLS:
+        layout["xaxis"].update(showticklabels=False, title={"text": "key (hover for the token)"})
+        layout["yaxis"].update(showticklabels=False, title={"text": "query (hover for the token)"})
+    return figure(data, layout)
+
+
+# Signed values ----------------------------------------------------------------------
+
+
+def _rows_px(n_rows: int) -> int:
+    """Plot height for n token rows: 34 px a row, squeezed to at most 760 px."""
+    return max(200, min(34 * n_rows, 760))
+
+
+def _text_on(color: str) -> str:
+    """Black or white, whichever reads better on the '#RRGGBB' background."""
+    r, g, b = (int(color[i : i + 2], 16) for i in (1, 3, 5))
+    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#FFFFFF"
+
+
+def _value_heatmap(z: np.ndarray, x: list, y: list[str], what: str, colors: dict) -> dict:
+    """A signed heatmap with its own diverging colour scale (palette.signed_axis)."""
+    return {
+        "type": "heatmap",
+        "z": np.round(np.asarray(z, dtype=np.float64), 4),
+        "x": x,
+        "y": y,
+        **colors,
+        "hovertemplate": f"token: %{{y}}<br>{what}: %{{x}}<br>value: %{{z:.3f}}<extra></extra>",
+    }
+
+
+def concat_figure(
+    tokens: list[str], concat: np.ndarray, update: np.ndarray, n_heads: int
+) -> go.Figure:
+    """Left: each token's concatenated head outputs (n, h·d_head), one coloured band per
+    head on top. Right: the same rows after W_O (n, d_model): the update to the stream."""
+    labels = unique_labels(tokens)
+    width = concat.shape[1]
+    d_head = width // n_heads
+    plot_px = _rows_px(len(tokens))
+    columns = [f"head {c // d_head + 1} · {c % d_head + 1}" for c in range(width)]
+    features = list(range(1, update.shape[1] + 1))
+    colors = signed_axis(concat, update, title="value", on_trace=True)
+    (left, right), layout = grid(2, 2, h_gap=0.06)
+    data = [  # one colour bar for both: they share the scale
+        left.place(_value_heatmap(concat, columns, labels, "column", colors)),
+        right.place(_value_heatmap(update, features, labels, "feature", colors)),
+    ]
+    data[1]["showscale"] = False
+    shapes = []
+    for h in range(n_heads):
+        span = {"x0": h * d_head - 0.5, "x1": (h + 1) * d_head - 0.5, "xref": left.x}
+        shapes.append(  # the head's band above the rows
+            {
+                **span,
+                "type": "rect",
+                "yref": "paper",
+                "y0": 1.0,
+                "y1": 1.0 + BAND_PX / plot_px,
+                "fillcolor": head_color(h),
+                "line": {"width": 0},
+                "label": {"text": str(h + 1), "font": {"color": _text_on(head_color(h))}},
+            }
+        )
+        shapes.append(  # and its outline around the head's columns
+            {
+                **span,
+                "type": "rect",
+                "yref": left.y,
+                "y0": -0.5,
+                "y1": len(tokens) - 0.5,
+                "line": {"color": head_color(h), "width": 2},
+            }
+        )
+    rows = {"autorange": "reversed", "type": "category"}
+    layout[left.xaxis].update(
+        showticklabels=False,
+        title={"text": f"concatenated heads: {n_heads} × {d_head} = {width} numbers"},
+    )
+    layout[right.xaxis].update(title={"text": f"× W_O → update: {update.shape[1]} numbers"})
+    layout[left.yaxis].update(rows, title={"text": "token"})
+    layout[right.yaxis].update(rows, showticklabels=False)
+    layout.update(
+        shapes=shapes,
+        height=plot_px + 40 + BAND_PX + 90,
+        margin={"l": 10, "r": 10, "t": 40 + BAND_PX, "b": 90},
+        font={"size": FONT_SIZE},
+    )
+    return figure(data, layout)
+
+
+def hidden_figure(tokens: list[str], hidden: np.ndarray, activation: str) -> go.Figure:
+    """The feed-forward hidden activations: tokens × d_ff units, signed scale."""
+    labels = unique_labels(tokens)
+    active = float((hidden > 0).mean())
+    units = list(range(1, hidden.shape[1] + 1))
+    colors = signed_axis(hidden, title="value", on_trace=True)
+    data = [_value_heatmap(hidden, units, labels, "unit", colors)]
+    layout = {
+        "title": {"text": f"{activation.upper()} hidden units: {100 * active:.0f} % of them > 0"},
+        "xaxis": {"title": {"text": f"hidden unit (d_ff = {hidden.shape[1]})"}},
+        "yaxis": {"title": {"text": "token"}, "autorange": "reversed", "type": "category"},
+        "height": _rows_px(len(tokens)) + 150,
+        "margin": {**MARGIN, "t": 60},
+        "font": {"size": FONT_SIZE},
+    }
+    return figure(data, layout)
+
+
+def slicing_figure(w_q: np.ndarray) -> go.Figure:
+    """W_Q (h, d_model, d_head) as one d_model × h·d_head matrix, each head's column block
+    under a bar of its colour (left), beside the block-diagonal matrix slicing would mean."""
+    n_heads, d_model, d_head = w_q.shape
+    whole, cut = stacked(w_q), stacked(sliced(w_q))
+    custom = np.broadcast_to(np.arange(n_heads * d_head) // d_head + 1, whole.shape)
+    titles = [
+        "W_Q as it is: every head reads every coordinate",
+        "If heads sliced the embedding (not what happens)",
+    ]
+    panels, layout = grid(2, 2, titles, h_gap=0.08)
+    data, shapes, notes = [], [], []
+    for panel, matrix in zip(panels, (whole, cut), strict=True):
+        data.append(
+            panel.place(
+                {
+                    "type": "heatmap",
+                    "z": np.round(matrix, 3),
+                    "customdata": custom,
+                    "coloraxis": "coloraxis",
+                    "hovertemplate": "input coordinate %{y}<br>head %{customdata}, column %{x}"
+                    "<br>weight %{z:.3f}<extra></extra>",
+                }
+            )
+        )
+        for h in range(n_heads):
+            x0, x1 = h * d_head - 0.5, (h + 1) * d_head - 0.5
+            shapes.append(
+                {
+                    "type": "rect",
+                    "x0": x0,
+                    "x1": x1,
+                    "y0": -0.5 - d_model * 0.06,
+                    "y1": -0.5,
+                    "fillcolor": head_color(h),
+                    "line": {"width": 0},
+                    "xref": panel.x,
+                    "yref": panel.y,
+                }
+            )
+            notes.append(
+                {
+                    "x": (x0 + x1) / 2,
+                    "y": -0.5 - d_model * 0.03,
+                    "text": f"head {h + 1}" if n_heads <= 8 else str(h + 1),
+                    "showarrow": False,
+                    "font": {"color": "white", "size": FONT_SIZE - 3},
+                    "xref": panel.x,
+                    "yref": panel.y,
+                }
+            )
+            if h:
+                shapes.append(_vertical_line(x0, panel, {"color": "#333333", "width": 1}))
+        layout[panel.xaxis].update(
+            title={"text": "column of W_Q (head blocks, head 1 first)"}, showgrid=False
+        )
+        layout[panel.yaxis].update(autorange="reversed", showgrid=False)
+    layout[panels[0].yaxis]["title"] = {"text": "input coordinate"}
+    layout["annotations"] += notes
+    layout.update(shapes=shapes, coloraxis=signed_axis(whole, title="weight"))
+    return figure(data, framed_layout(layout, min(720, 260 + 6 * d_model)))
+
+
+def _vertical_line(x: float, panel: Panel, line: dict) -> dict:
+    """A line at x across the whole height of one panel."""
+    return {
+        "type": "line",
+        "x0": x,
+        "x1": x,
+        "xref": panel.x,
+        "y0": 0,
+        "y1": 1,
+        "yref": f"{panel.y} domain",
+        "line": line,
+    }
+
+
+# Experiments ------------------------------------------------------------------------
+
+
+def singular_value_chart(result: RankLimitResult) -> go.Figure:
+    """Singular values of each fitted score matrix as a staircase: row d_head, column i;
+    blank where σ_i is below 10⁻⁶ of the largest (rank ≤ d_head).
+
+    The colour is log₁₀ σ counted from the power of ten just below the smallest σ drawn,
+    so it never goes negative: orders of magnitude on a sequential scale, not a signed
+    value. The colour bar and the hover give σ itself."""
+    sv = result.singular_values
+    tiny = sv <= 1e-6 * sv[:, :1]
+    logs = np.log10(np.where(tiny, 1.0, sv))
+    low, high = math.floor(logs[~tiny].min()), math.ceil(logs[~tiny].max())
+    ticks = list(range(0, high - low + 1))
+    index = np.arange(1, sv.shape[1] + 1)
+    step = {"dtick": 1} if len(index) <= 20 else {}
+    data = [
+        {
+            "type": "heatmap",
+            "z": np.round(np.where(tiny, np.nan, logs - low), 3),
+            "x": index,
+            "y": result.d_heads,
+            "customdata": np.round(sv, 3),
+            "colorscale": get_colorscale("Viridis"),
+            "colorbar": {
+                "title": {"text": "log₁₀ σ"},
+                "thickness": 14,
+                "tickvals": ticks,
+                "ticktext": [f"{low + t}".replace("-", "−") for t in ticks],
+            },
+            "hoverongaps": False,
+            "hovertemplate": "d_head = %{y}<br>σ_%{x} = %{customdata}<extra></extra>",
+            "xgap": 1,
+            "ygap": 1,
+        }
+    ]
+    layout = {
+        "xaxis": {"title": {"text": "singular value index i"}, **step},
+        "yaxis": {"title": {"text": "d_head"}, "autorange": "reversed", **step},
+    }
+    return figure(data, framed_layout(layout, 420))
+
+
+def head_maps(comparison: Comparison) -> go.Figure:
+    """Each trained head's weights for the query token '?' on one example: one block of
+    rows per variant, one row per head (its colour on the left), one column per token."""
+    keys = list(comparison.results)
+    maps = {key: comparison.example_weights(key) for key in keys}
+    labels = unique_labels(comparison.example_tokens)
+    panels, layout = grid(
+        len(keys),
+        1,
+        [comparison.results[key].variant.label for key in keys],
+        v_gap=0.09,
+        row_heights=[maps[key].shape[0] + 0.6 for key in keys],
+    )
+    data = []
+    for panel, key in zip(panels, keys, strict=True):
+        names = [f"head {h + 1}" for h in range(len(maps[key]))]
+        data.append(
+            panel.place(
+                {
+                    "type": "heatmap",
+                    "z": np.round(maps[key], 4),
+                    "x": labels,
+                    "y": names,
+                    "coloraxis": "coloraxis",
+                    "xgap": 1,
+                    "ygap": 1,
+                    "hovertemplate": "%{y}: query ? → %{x}<br>weight %{z:.3f}<extra></extra>",
+                }
+            )
+        )
+        # Every axis categorical: tokens such as "5" must not turn an axis numeric.
+        layout[panel.yaxis].update(autorange="reversed", showticklabels=False, type="category")
+        layout[panel.xaxis]["type"] = "category"
+        if not panel.bottom:  # the x axes share the bottom one's token labels
+            layout[panel.xaxis].update(matches=panels[-1].x, showticklabels=False)
+        layout["annotations"] += [
+            {
+                "x": -0.01,
+                "xref": f"{panel.x} domain",
+                "xanchor": "right",
+                "y": name,
+                "yref": panel.y,
+                "text": f"■ {name} ",
+                "showarrow": False,
+                "font": {"color": head_color(h)},
+            }
+            for h, name in enumerate(names)
+        ]
+    layout[panels[-1].xaxis]["title"] = {"text": "key token (A:s and B:s are the targets)"}
+    layout["coloraxis"] = WEIGHT_AXIS
+    height = 130 + 45 * sum(len(m) + 1 for m in maps.values())
+    return figure(data, framed_layout(layout, height, margin={"l": 110}))

@@ -1,0 +1,646 @@
+"""Points in a 2-D plane: the tokens before any head, each head's joint query/key
+picture with the focus token's lines to its keys, each head's values with the focus
+token's output as a star, the before → after motion, one cross-attention head's queries
+and keys, the tokens after many stacked layers, and the tokens' path through a real
+model's layers. PCA coordinates have no units: no tick labels, equal scales."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
+
+from attention.engine import AttentionTrace
+from attention.figures.grid import MARGIN, Panel, figure, grid
+from attention.figures.heatmaps import MAX_GRID_CELLS
+from attention.figures.lines import weighted_segments
+from attention.figures.palette import (
+    FOCUS_COLOR,
+    FONT_SIZE,
+    KEY_SYMBOL,
+    OUTPUT_SYMBOL,
+    QUERY_SYMBOL,
+    TOKEN_COLOR,
+    VALUE_SYMBOL,
+    head_color,
+    with_alpha,
+)
+from attention.figures.text import safe_label
+from attention.head_spaces import HeadSpaces
+from attention.projection import JointLayout, Layout2D, pca_2d
+
+LAYER_SCALE = "Viridis"  # colour-blind-safe order from embeddings (light) to last layer
+MAX_NAMED_TOKENS = 40  # the layer-path figure writes token names up to this many
+LABEL_ALL_UP_TO = 24  # more tokens than this: label only the focus and its top keys
+PLANE_AXIS = {"showticklabels": False, "zeroline": False, "showgrid": True, "gridcolor": "#EEEEEE"}
+TOP_LEGEND = {
+    "orientation": "h",
+    "y": 0.99,
+    "yanchor": "top",
+    "x": 1,
+    "xanchor": "right",
+    "yref": "container",
+}
+
+
+def _fmt(value: float, pattern: str = "{:+.2f}") -> str:
+    return "n/a" if not math.isfinite(value) else pattern.format(value)
+
+
+def _shown_labels(labels: list[str], keep: set[int]) -> list[str]:
+    if len(labels) <= LABEL_ALL_UP_TO:
+        return labels
+    return [label if i in keep else "" for i, label in enumerate(labels)]
+
+
+def _plane_axes(layout: dict, panels: list[Panel]) -> None:
+    """PCA coordinates have no units: no tick labels, equal scale on both axes."""
+    for panel in panels:
+        layout[panel.xaxis].update(PLANE_AXIS, title={"text": "PC 1", "standoff": 2})
+        layout[panel.yaxis].update(PLANE_AXIS, title={"text": "PC 2", "standoff": 2})
+
+
+def _points(xy: np.ndarray, **props) -> dict:
+    return {"type": "scatter", "x": xy[:, 0], "y": xy[:, 1], **props}
+
+
+def before_figure(before: Layout2D, tokens: list[str], focus: int) -> go.Figure:
+    """The token vectors before any head: PCA of x, labelled, focus token ringed.
+    The first trace's points are the tokens in order, so a click gives the token."""
+    labels = [safe_label(t) for t in tokens]
+    xy = before.coords
+    data = [
+        _points(
+            xy,
+            mode="markers+text",
+            text=_shown_labels(labels, {focus}),
+            textposition="top center",
+            hovertext=labels,
+            customdata=np.arange(len(tokens)),
+            hovertemplate="%{hovertext} (token %{customdata})<extra></extra>",
+            marker={"size": 13, "color": TOKEN_COLOR, "line": {"width": 1, "color": "white"}},
+            name="tokens",
+        ),
+        _points(
+            xy[focus : focus + 1],
+            mode="markers",
+            hoverinfo="skip",
+            marker={
+                "size": 26,
+                "color": "rgba(0,0,0,0)",
+                "line": {"width": 3, "color": FOCUS_COLOR},
+            },
+            name=f"focus: {labels[focus]}",
+        ),
+    ]
+    panels, layout = grid(1, 1, equal_aspect=True)
+    _plane_axes(layout, panels)
+    layout.update(
+        title={"text": f"Before: the token vectors (variance kept {before.variance_kept:.0%})"},
+        height=460,
+        font={"size": FONT_SIZE},
+        showlegend=False,
+        plot_bgcolor="white",
+        margin={"l": 10, "r": 10, "t": 50, "b": 10},
+        clickmode="event+select",
+        dragmode="pan",
+    )
+    return figure(data, layout)
+
+
+def _head_grid(n_heads: int, titles: list[str], columns: int) -> tuple[list[Panel], dict]:
+    colors = [head_color(h) for h in range(n_heads)]
+    return grid(n_heads, columns, titles, colors, equal_aspect=True)
+
+
+def _finish(layout: dict, panels: list[Panel], row_px: int) -> None:
+    _plane_axes(layout, panels)
+    layout.update(
+        height=(panels[-1].row + 1) * row_px + 90,
+        font={"size": FONT_SIZE},
+        plot_bgcolor="white",
+        legend=TOP_LEGEND,
+        margin={"l": 10, "r": 10, "t": 90, "b": 10},
+    )
+
+
+def _weighted_points(
+    coords: np.ndarray,
+    labels: list[str],
+    weights: np.ndarray,
+    named: set[int],
+    hover: str,
+    marker: dict,
+    name: str,
+    head: int,
+) -> dict:
+    """The points the focus token's lines end on (keys or values): the `named` ones
+    labelled, each point's weight after `hover`, one legend entry for all panels."""
+    return _points(
+        coords,
+        mode="markers+text",
+        text=_shown_labels(labels, named),
+        textposition="bottom center",
+        textfont={"size": FONT_SIZE - 3},
+        hovertext=labels,
+        customdata=np.round(weights, 4),
+        hovertemplate=f"{hover}: %{{customdata:.3f}}<extra>head {head + 1}</extra>",
+        marker=marker,
+        name=name,
+        legendgroup=name,
+        showlegend=head == 0,
+    )
+
+
+def head_space_figure(
+    spaces: HeadSpaces, tokens: list[str], weights: np.ndarray, focus: int, columns: int = 4
+) -> go.Figure:
+    """One panel per head: its queries (●) and keys (◇) in one joint 2-D layout, and the
+    focus token's query joined to every key by a line as wide as its attention weight."""
+    labels = [safe_label(t) for t in tokens]
+    titles = [
+        f"head {h + 1} · var {s.variance_kept:.0%}<br>ρ 2-D {_fmt(s.rho.picture)} · "
+        f"own {_fmt(s.rho.head_space)}"
+        for h, s in enumerate(spaces.heads)
+    ]
+    panels, layout = _head_grid(len(spaces.heads), titles, columns)
+    data = []
+    for panel, space in zip(panels, spaces.heads, strict=True):
+        h, color, w = panel.index, head_color(panel.index), weights[panel.index, focus]
+        top = set(np.argsort(-w)[:3].tolist()) | {focus}
+        starts = np.repeat(space.queries[focus][None, :], len(tokens), axis=0)
+        traces = weighted_segments(starts, space.keys, w, color, f"head {h + 1}")
+        traces.append(
+            _weighted_points(
+                space.keys,
+                labels,
+                w,
+                top,
+                "key: %{hovertext}<br>weight from the focus query",
+                {"symbol": KEY_SYMBOL, "size": 11, "color": color, "line": {"width": 2}},
+                "keys",
+                h,
+            )
+        )
+        traces.append(
+            _points(
+                space.queries,
+                mode="markers",
+                hovertext=labels,
+                hovertemplate=f"query: %{{hovertext}}<extra>head {h + 1}</extra>",
+                marker={"symbol": QUERY_SYMBOL, "size": 9, "color": with_alpha(color, 0.55)},
+                name="queries",
+                legendgroup="queries",
+                showlegend=h == 0,
+            )
+        )
+        traces.append(
+            _points(
+                space.queries[focus : focus + 1],
+                mode="markers+text",
+                text=[labels[focus]],
+                textposition="top center",
+                textfont={"size": FONT_SIZE - 1, "color": FOCUS_COLOR},
+                hovertemplate=f"focus query: {labels[focus]}<extra>head {h + 1}</extra>",
+                marker={
+                    "symbol": QUERY_SYMBOL,
+                    "size": 16,
+                    "color": color,
+                    "line": {"width": 2.5, "color": FOCUS_COLOR},
+                },
+                name="focus query",
+                legendgroup="focus",
+                showlegend=h == 0,
+            )
+        )
+        data += [panel.place(t) for t in traces]
+    _finish(layout, panels, 380)
+    return figure(data, layout)
+
+
+def values_figure(
+    spaces: HeadSpaces, tokens: list[str], weights: np.ndarray, focus: int, columns: int = 4
+) -> go.Figure:
+    """One panel per head: its values (■) in 2-D and the focus token's head output (★),
+    the attention-weighted average of the values; lines show each value's share."""
+    labels = [safe_label(t) for t in tokens]
+    titles = [f"head {h + 1} · var {s.value_variance_kept:.0%}" for h, s in enumerate(spaces.heads)]
+    panels, layout = _head_grid(len(spaces.heads), titles, columns)
+    data = []
+    for panel, space in zip(panels, spaces.heads, strict=True):
+        h, color, w = panel.index, head_color(panel.index), weights[panel.index, focus]
+        star = space.outputs[focus]
+        starts = np.repeat(star[None, :], len(tokens), axis=0)
+        traces = weighted_segments(starts, space.values, w, color, f"head {h + 1}")
+        traces.append(
+            _weighted_points(
+                space.values,
+                labels,
+                w,
+                set(np.argsort(-w)[:3].tolist()),
+                "value of %{hovertext}<br>its weight in the output",
+                {"symbol": VALUE_SYMBOL, "size": 10, "color": with_alpha(color, 0.7)},
+                "values",
+                h,
+            )
+        )
+        order = np.argsort(-w)[:5]
+        recipe = "<br>".join(f"{w[j]:.3f} × value of {labels[j]}" for j in order)
+        more = "<br>+ …" if len(tokens) > 5 else ""
+        traces.append(
+            _points(
+                star[None, :],
+                mode="markers",
+                marker={
+                    "symbol": OUTPUT_SYMBOL,
+                    "size": 22,
+                    "color": color,
+                    "line": {"width": 1.5, "color": FOCUS_COLOR},
+                },
+                hovertemplate=(
+                    f"output of head {h + 1} for {labels[focus]}<br>= {recipe}{more}<extra></extra>"
+                ),
+                name=f"head output for {labels[focus]}",
+                legendgroup="output",
+                showlegend=h == 0,
+            )
+        )
+        data += [panel.place(t) for t in traces]
+    _finish(layout, panels, 340)
+    return figure(data, layout)
+
+
+def _unit_spread(coords: np.ndarray) -> np.ndarray:
+    """Centre points and scale them to RMS radius 1, so every frame has the same size."""
+    centred = coords - coords.mean(axis=0)
+    radius = np.sqrt((centred**2).sum(axis=1).mean())
+    return centred / radius if radius > 0 else centred
+
+
+def motion_figure(
+    spaces: HeadSpaces,
+    tokens: list[str],
+    start: int = 0,
+    move_ms: int = 900,
+    hold_ms: int = 1500,
+) -> go.Figure:
+    """Tokens glide from their original positions into each head's query/key space,
+    head after head, resting `hold_ms` on each: Plotly frames played in the browser, no
+    server round trip. Stage `start` (0 = before, h = head h) is drawn first and Play
+    goes on from it. Each move is a frame of its own ("to head k") with no slider step,
+    so the slider's "showing" label changes when the points arrive, not when they leave."""
+    labels = [safe_label(t) for t in tokens]
+    shown = _shown_labels(labels, set())
+    n = len(tokens)
+    before = _unit_spread(spaces.before.coords)
+    stages = [("before", before, before, TOKEN_COLOR)]
+    for h, space in enumerate(spaces.heads):
+        both = _unit_spread(np.vstack([space.queries, space.keys]))
+        stages.append((f"head {h + 1}", both[:n], both[n:], head_color(h)))
+    start = min(max(start, 0), len(stages) - 1)
+
+    def traces(queries: np.ndarray, keys: np.ndarray, color: str) -> list[dict]:
+        return [
+            _points(
+                keys,
+                mode="markers",
+                hovertext=labels,
+                name="keys",
+                hovertemplate="key: %{hovertext}<extra></extra>",
+                marker={"symbol": KEY_SYMBOL, "size": 12, "color": color, "line": {"width": 2}},
+            ),
+            _points(
+                queries,
+                mode="markers+text",
+                text=shown,
+                textposition="top center",
+                hovertext=labels,
+                hovertemplate="query: %{hovertext}<extra></extra>",
+                name="queries",
+                marker={"symbol": QUERY_SYMBOL, "size": 10, "color": color},
+            ),
+        ]
+
+    frames, play, timing = [], [], []
+    moving = {"duration": move_ms, "easing": "cubic-in-out"}
+    for index, (name, q, k, color) in enumerate(stages):
+        data = traces(q, k, color)
+        frames.append({"data": data, "name": name})
+        if index:
+            frames.append({"data": data, "name": f"to {name}"})
+        if index > start:
+            play += [f"to {name}", name]
+            timing += [({"duration": move_ms, "redraw": False}, moving),
+                       ({"duration": hold_ms, "redraw": False}, {"duration": 0})]  # fmt: skip
+    everything = np.vstack([np.vstack([q, k]) for _, q, k, _ in stages])
+    low, high = everything.min(axis=0) - 0.3, everything.max(axis=0) + 0.3
+    go_to = {
+        "frame": {"duration": move_ms, "redraw": False},
+        "transition": moving,
+        "mode": "immediate",
+    }
+    pause = {"frame": {"duration": 0, "redraw": False}, "transition": {"duration": 0},
+             "mode": "immediate"}  # fmt: skip
+    play_options = {
+        "frame": [f for f, _ in timing],
+        "transition": [t for _, t in timing],
+        "mode": "immediate",
+    }
+    layout = {
+        "title": {"text": "Before → after: each head moves the same tokens differently", "y": 0.98},
+        "height": 600,
+        "font": {"size": FONT_SIZE},
+        "plot_bgcolor": "white",
+        "xaxis": {**PLANE_AXIS, "range": [low[0], high[0]], "title": {"text": "PC 1"}},
+        "yaxis": {
+            **PLANE_AXIS,
+            "range": [low[1], high[1]],
+            "title": {"text": "PC 2"},
+            "scaleanchor": "x",
+            "scaleratio": 1,
+        },
+        "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"},
+        "margin": {"l": 10, "r": 10, "t": 90, "b": 110},
+        "updatemenus": [
+            {
+                "type": "buttons",
+                "direction": "left",
+                "x": 0,
+                "y": 1.0,
+                "xanchor": "left",
+                "yanchor": "bottom",
+                "pad": {"b": 6},
+                "buttons": [
+                    {"label": "▶ Play", "method": "animate", "args": [play, play_options]},
+                    {"label": "❚❚ Pause", "method": "animate", "args": [[None], pause]},
+                ],
+            }
+        ],
+        "sliders": [
+            {
+                "active": start,
+                "x": 0,
+                "len": 1.0,
+                "y": 0,
+                "yanchor": "top",
+                "pad": {"t": 30},
+                "currentvalue": {"prefix": "showing: ", "font": {"size": FONT_SIZE}},
+                "steps": [
+                    {"label": name, "method": "animate", "args": [[name], go_to]}
+                    for name, *_ in stages
+                ],
+            }
+        ],
+    }
+    first = next(f for f in frames if f["name"] == stages[start][0])
+    return figure(first["data"], layout, frames)
+
+
+def joint_query_key_figure(
+    layout: JointLayout,
+    query_tokens: list[str],
+    key_tokens: list[str],
+    weights: np.ndarray,
+    head: int,
+    title: str,
+) -> go.Figure:
+    """One head's queries (●) and keys (◇) in one 2-D picture; each query is joined to
+    its keys by lines as wide and opaque as the weight."""
+    color = head_color(head)
+    q_index, k_index = np.indices(weights.shape).reshape(2, -1)
+    data = weighted_segments(
+        layout.queries[q_index], layout.keys[k_index], weights.ravel(), color, "weight"
+    )
+    for coords, tokens, symbol, side in (
+        (layout.queries, query_tokens, QUERY_SYMBOL, "query (decoder)"),
+        (layout.keys, key_tokens, KEY_SYMBOL, "key (encoder)"),
+    ):
+        data.append(
+            {
+                "type": "scatter",
+                "x": np.round(coords[:, 0], 4),
+                "y": np.round(coords[:, 1], 4),
+                "mode": "markers+text",
+                "text": [safe_label(t) for t in tokens],
+                "textposition": "top center",
+                "marker": {"symbol": symbol, "size": 16, "color": color, "line": {"width": 2}},
+                "name": side,
+                "hovertemplate": f"{side}: %{{text}}<extra></extra>",
+            }
+        )
+    corr = layout.rho.picture
+    shown = f"{corr:+.2f}" if np.isfinite(corr) else "n/a (all scores equal)"
+    plane = {"showticklabels": False, "zeroline": False}
+    fig_layout = {
+        "title": {
+            "text": f"{safe_label(title, 40)} · 2-D keeps {100 * layout.variance_kept:.0f} % "
+            f"of the spread · ρ(score, −distance) = {shown}"
+        },
+        "xaxis": {**plane, "title": {"text": "PC 1"}},
+        "yaxis": {**plane, "title": {"text": "PC 2"}, "scaleanchor": "x"},
+        "legend": {"orientation": "h", "y": -0.12, "x": 0},
+        "height": 520,
+        "margin": {**MARGIN, "t": 60},
+        "font": {"size": FONT_SIZE},
+    }
+    return figure(data, fig_layout)
+
+
+def collapse_pca_figure(
+    tokens: list[str], panels: list[tuple[str, np.ndarray]], depth: int, columns: int = 2
+) -> go.Figure:
+    """The tokens at one depth, one panel per stack variant, PCA in units of the
+    tokens' RMS norm on identical axes: collapsed tokens pile onto one point."""
+    labels = [safe_label(t) for t in tokens]
+    titles = [t for t, _ in panels]
+    cells, layout = grid(len(panels), columns, titles, h_gap=0.1, equal_aspect=True)
+    reach = max(0.05, *(float(np.abs(c).max()) for _, c in panels)) * 1.2
+    data = []
+    for cell, (title, coords) in zip(cells, panels, strict=True):
+        data.append(
+            cell.place(
+                {
+                    "type": "scatter",
+                    "x": np.round(coords[:, 0], 5),
+                    "y": np.round(coords[:, 1], 5),
+                    "mode": "markers+text" if len(tokens) <= 16 else "markers",
+                    "text": labels,
+                    "textposition": "top center",
+                    "textfont": {"size": FONT_SIZE - 2},
+                    "marker": {"size": 11, "color": TOKEN_COLOR, "opacity": 0.8},
+                    "name": title,
+                    "showlegend": False,
+                    "hovertemplate": "%{text}<br>PC 1 %{x:.2e}<br>PC 2 %{y:.2e}<extra></extra>",
+                }
+            )
+        )
+        axis = {"range": [-reach, reach], "zeroline": False}
+        layout[cell.xaxis].update(axis, title={"text": "PC 1"})
+        layout[cell.yaxis].update(axis, title={"text": "PC 2"})
+    rows = cells[-1].row + 1
+    layout.update(
+        title={"text": f"the tokens after {depth} layers"},
+        height=420 * rows + 80,
+        margin={**MARGIN, "t": 90},
+        font={"size": FONT_SIZE},
+    )
+    return figure(data, layout)
+
+
+def layer_path_figure(
+    hidden_states: np.ndarray, tokens: list[str], max_labels: int = MAX_NAMED_TOKENS
+) -> go.Figure:
+    """Each token's path through the (layers + 1, n, d) hidden states in ONE PCA fitted
+    on all of them, so every layer's move is drawn on the same axes. Tokens are named at
+    their first point when there are at most `max_labels` of them; past MAX_GRID_CELLS
+    tokens the points are drawn with WebGL (a third faster at 512 tokens)."""
+    steps, n, d = hidden_states.shape
+    kind = "scatter" if n <= MAX_GRID_CELLS else "scattergl"
+    layout = pca_2d(hidden_states.reshape(steps * n, d))
+    coords = layout.coords.reshape(steps, n, 2)
+    labels = [safe_label(t) for t in tokens]
+    names = ["embeddings"] + [f"after layer {i}" for i in range(1, steps)]
+    colors = sample_colorscale(LAYER_SCALE, list(np.linspace(0.0, 0.85, steps)))
+    paths = np.full((n, steps + 1, 2), np.nan)
+    paths[:, :steps] = coords.transpose(1, 0, 2)
+    data = [
+        {
+            "type": kind,
+            "x": paths[..., 0].ravel(),
+            "y": paths[..., 1].ravel(),
+            "mode": "lines",
+            "line": {"color": f"rgba(120,120,120,{0.45 if n <= 64 else 0.12})", "width": 1.5},
+            "name": "a token's path",
+            "hoverinfo": "skip",
+        }
+    ]
+    for step in range(steps):
+        show_text = step == 0 and n <= max_labels
+        data.append(
+            {
+                "type": kind,
+                "x": coords[step, :, 0],
+                "y": coords[step, :, 1],
+                "mode": "markers+text" if show_text else "markers",
+                **({"text": labels} if show_text else {}),
+                "textposition": "top center",
+                "textfont": {"size": FONT_SIZE - 2},
+                "customdata": labels,
+                "marker": {"color": colors[step], "size": 10, "line": {"width": 0.5}},
+                "name": names[step],
+                "hovertemplate": f"%{{customdata}}<br>{names[step]}<br>"
+                "PC1 %{x:.2f}, PC2 %{y:.2f}<extra></extra>",
+            }
+        )
+    axis = {"zeroline": False, "showgrid": True, "gridcolor": "#EEEEEE"}
+    fig_layout = {
+        "title": {
+            "text": f"One PCA of all {steps} hidden states: the two axes keep "
+            f"{layout.variance_kept:.0%} of their variance",
+            "font": {"size": FONT_SIZE + 2},
+        },
+        "xaxis": {"title": {"text": "principal axis 1"}, **axis},
+        "yaxis": {"title": {"text": "principal axis 2"}, **axis},
+        "legend": {"title": {"text": "hidden state"}},
+        "height": 620,
+        "font": {"size": FONT_SIZE},
+        "margin": {"l": 60, "r": 10, "t": 60, "b": 50},
+        "plot_bgcolor": "white",
+    }
+    return figure(data, fig_layout)
+
+
+def lecture_figure(
+    tokens: list[str], x: np.ndarray, trace: AttentionTrace, query: int
+) -> go.Figure:
+    """The lecture's picture with nothing projected: 2-D tokens, then per head its queries
+    (●) and keys (◇) as the engine computes them, the query token's lines to the keys as
+    wide as its weights, and beside them the head's values (■) with the query's output
+    (★), the weighted sum of the values. Every coordinate is the model's own."""
+    labels = [safe_label(t) for t in tokens]
+    heads = trace.q.shape[0]
+    titles = ["the tokens (d_model = 2)"]
+    for h in range(heads):
+        titles += [f"head {h + 1}: queries ● and keys ◇", f"head {h + 1}: values ■, output ★"]
+    colors = [None] + [head_color(h) for h in range(heads) for _ in range(2)]
+    panels, layout = grid(len(titles), 3, titles, colors, h_gap=0.05, equal_aspect=True)
+    data = [
+        panels[0].place(
+            _points(
+                np.asarray(x),
+                mode="markers+text",
+                text=labels,
+                textposition="top center",
+                marker={"size": 11, "color": TOKEN_COLOR},
+                hovertemplate="%{text}: (%{x:.2f}, %{y:.2f})<extra></extra>",
+                showlegend=False,
+            )
+        )
+    ]
+    for h in range(heads):
+        color, w = head_color(h), trace.weights[h, query]
+        keys_panel, values_panel = panels[1 + 2 * h], panels[2 + 2 * h]
+        q, k, v = trace.q[h], trace.k[h], trace.v[h]
+        star = trace.heads[h, query]
+        named = set(np.argsort(-w)[:2].tolist())
+        traces = weighted_segments(np.repeat(q[query][None], len(tokens), 0), k, w, color, "")
+        traces += [
+            _weighted_points(
+                k,
+                labels,
+                w,
+                set(range(len(tokens))),
+                "key; weight from the query",
+                {"symbol": KEY_SYMBOL, "size": 11, "color": color, "line": {"width": 2}},
+                "keys",
+                h,
+            ),
+            _points(
+                q[query : query + 1],
+                mode="markers+text",
+                text=[labels[query]],
+                textposition="top center",
+                marker={"symbol": QUERY_SYMBOL, "size": 15, "color": color,
+                        "line": {"width": 2, "color": FOCUS_COLOR}},
+                hovertemplate=f"query of {labels[query]}<extra>head {h + 1}</extra>",
+                name="query",
+                showlegend=False,
+            ),
+        ]  # fmt: skip
+        data += [keys_panel.place(t) for t in traces]
+        traces = weighted_segments(np.repeat(star[None], len(tokens), 0), v, w, color, "")
+        traces += [
+            _weighted_points(
+                v,
+                labels,
+                w,
+                named,
+                "value; its weight in the output",
+                {"symbol": VALUE_SYMBOL, "size": 10, "color": with_alpha(color, 0.7)},
+                "values",
+                h,
+            ),
+            _points(
+                star[None],
+                mode="markers",
+                marker={"symbol": OUTPUT_SYMBOL, "size": 22, "color": color,
+                        "line": {"width": 1.5, "color": FOCUS_COLOR}},
+                hovertemplate=f"output of head {h + 1} for {labels[query]}<extra></extra>",
+                name="output",
+                showlegend=False,
+            ),
+        ]  # fmt: skip
+        data += [values_panel.place(t) for t in traces]
+    for panel in panels:
+        layout[panel.xaxis].update(zeroline=False, showgrid=True, gridcolor="#EEEEEE")
+        layout[panel.yaxis].update(zeroline=False, showgrid=True, gridcolor="#EEEEEE")
+    layout.update(
+        height=2 * 360 + 60,
+        font={"size": FONT_SIZE},
+        plot_bgcolor="white",
+        showlegend=False,
+        margin={"l": 10, "r": 10, "t": 60, "b": 10},
+    )
+    return figure(data, layout)

@@ -1,0 +1,181 @@
+"""Every table the pages show: plain rows (a list of dicts, one per row) ready for a
+sortable table, or a pandas DataFrame / Styler where the page shows an index or formats
+numbers. Tokens stay plain text: Streamlit's tables never render markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from pandas.io.formats.style import Styler
+
+from attention.experiments.cost import LayoutCost
+from attention.experiments.training.train import Comparison
+from attention.figures.text import percent
+from attention.head_roles import ENTROPY, strongest_role
+from attention.head_spaces import Neighbours
+
+
+def _head_names(n_heads: int) -> list[str]:
+    return [f"head {h + 1}" for h in range(n_heads)]
+
+
+# Head spaces ------------------------------------------------------------------------
+
+
+def neighbour_table(tokens: Sequence[str], near: Neighbours, rows: int = 8) -> pd.DataFrame:
+    """The `rows` tokens nearest to the focus token by cosine in the original space,
+    then per head the keys its query scores highest, each with its number; rows
+    counted from 1."""
+    rows = min(rows, len(tokens))
+    table = {
+        "original space (cosine)": [
+            f"{tokens[j]} ({near.original_cosine[j]:+.2f})" for j in near.original_order[:rows]
+        ]
+    }
+    for h, (order, scores) in enumerate(zip(near.head_orders, near.head_scores, strict=True)):
+        table[f"head {h + 1} (score)"] = [f"{tokens[j]} ({scores[j]:+.2f})" for j in order[:rows]]
+    return pd.DataFrame(table, index=range(1, rows + 1))
+
+
+def rank_correlation_table(near: Neighbours) -> Styler:
+    """Per head, the rank correlation between its scores and the original cosine order
+    ("n/a" where a head scores every key the same)."""
+    table = pd.DataFrame(
+        {"rank correlation with the original order": near.rank_corr},
+        index=_head_names(len(near.rank_corr)),
+    )
+    return table.style.format("{:+.2f}", na_rep="n/a")
+
+
+# Attention maps ---------------------------------------------------------------------
+
+
+def head_kind_table(
+    summary: Mapping[str, list],
+    query_tokens: Sequence[str],
+    key_tokens: Sequence[str],
+    focus: int,
+    head_names: Sequence[str] | None = None,
+) -> Styler:
+    """One row per head from attention.head_metrics.summarise_heads: entropy, largest
+    weight, the key the focus query looks at most (with its weight) and the pattern;
+    rows named `head_names` (default "head 1", …)."""
+    top_keys = zip(summary["focus_top_key"], summary["focus_top_weight"], strict=True)
+    table = pd.DataFrame(
+        {
+            "entropy (bits)": summary["entropy_bits"],
+            "largest weight": summary["max_weight"],
+            f"“{query_tokens[focus]}” looks most at": [
+                f"{key_tokens[j]} ({w:.2f})" for j, w in top_keys
+            ],
+            "pattern": summary["pattern"],
+        },
+        index=list(head_names or _head_names(len(summary["pattern"]))),
+    )
+    return table.style.format({"entropy (bits)": "{:.2f}", "largest weight": "{:.2f}"})
+
+
+# Why several heads? -----------------------------------------------------------------
+
+
+def cost_table(layouts: Sequence[LayoutCost]) -> list[dict[str, object]]:
+    """One row per layout: how many distributions each query gets and what it costs
+    (MACs = multiply-adds)."""
+    return [
+        {
+            "layout": row.label,
+            "distributions per query": row.distributions_per_query,
+            "parameters": row.cost.params,
+            "MACs: projections": row.projection_macs,
+            "MACs: scores (∝ n²)": row.score_macs,
+            "softmax exps": row.cost.softmax_exps,
+            "MACs: total": row.cost.macs,
+        }
+        for row in layouts
+    ]
+
+
+def pattern_checkboxes(pattern: np.ndarray) -> pd.DataFrame:
+    """An (n, n) target pattern as ticks to edit: True where a query row attends to a
+    key column, rows and columns named t0, t1, …"""
+    names = [f"t{i}" for i in range(pattern.shape[0])]
+    return pd.DataFrame(np.asarray(pattern) > 0, index=names, columns=names)
+
+
+def comparison_table(comparison: Comparison) -> list[dict[str, object]]:
+    """One row per variant of one seed: accuracy, how it got there, head diversity."""
+    rows = []
+    for result in comparison.results.values():
+        on_a = int((result.focus[:, 0] > 0.5).sum())
+        on_b = int((result.focus[:, 1] > 0.5).sum())
+        steps = result.steps_to(0.95)
+        rows.append(
+            {
+                "variant": result.variant.label,
+                "accuracy (both right)": percent(result.accuracy),
+                "A right": percent(result.answer_accuracy[0]),
+                "B right": percent(result.answer_accuracy[1]),
+                "steps to 95 %": "never" if steps is None else str(steps),
+                "heads mostly on A / on B": f"{on_a} / {on_b}",
+                "head diversity (JSD, bits)": "—"
+                if result.diversity is None
+                else f"{result.diversity:.3f}",
+                "training time (s)": f"{result.seconds:.1f}",
+            }
+        )
+    return rows
+
+
+def seed_table(
+    summary: Mapping[str, Mapping[str, np.ndarray]], labels: Mapping[str, str]
+) -> list[dict[str, object]]:
+    """Across seeds, per variant: mean ± standard deviation and the range."""
+    rows = []
+    for key, values in summary.items():
+        accuracy, diversity, steps = (values[k] for k in ("accuracy", "diversity", "steps_to_95"))
+        reached = steps[~np.isnan(steps)]
+        rows.append(
+            {
+                "variant": labels[key],
+                "accuracy mean ± sd": f"{accuracy.mean():.1%} ± {accuracy.std():.1%}",
+                "accuracy min – max": f"{accuracy.min():.1%} – {accuracy.max():.1%}",
+                "seeds reaching 95 %": f"{len(reached)} of {len(steps)}",
+                "steps to 95 % (median)": f"{np.median(reached):.0f}" if len(reached) else "—",
+                "head diversity mean ± sd": "—"
+                if np.isnan(diversity).all()
+                else f"{diversity.mean():.3f} ± {diversity.std():.3f}",
+            }
+        )
+    return rows
+
+
+def slice_rows(
+    rows: Sequence[Mapping[str, object]], labels: Mapping[str, str]
+) -> list[Mapping[str, object]]:
+    """The rows (of `comparison_table` or `seed_table`) of the two variants that differ
+    only in reading a slice: (b) h heads of d/h and (d) the same, sliced."""
+    pair = (labels["split"], labels["sliced"])
+    return [row for row in rows if row["variant"] in pair]
+
+
+# Inside a real model ----------------------------------------------------------------
+
+
+def role_table(scores: dict[str, np.ndarray]) -> list[dict[str, object]]:
+    """One row per head of a (layers, heads) role score set (attention.head_roles),
+    layers and heads counted from 1, ready for a sortable table."""
+    strongest = strongest_role(scores)
+    layers, heads = scores[ENTROPY].shape
+    return [
+        {
+            "layer": layer + 1,
+            "head": head + 1,
+            "strongest role": strongest[layer, head],
+            **{name: float(values[layer, head]) for name, values in scores.items()},
+        }
+        for layer in range(layers)
+        for head in range(heads)
+    ]

@@ -1,0 +1,77 @@
+"""The Lesson: the discussion as a guided walk, one question per step, the view that
+answers it, the measured numbers, and a question to check yourself."""
+
+import streamlit as st
+
+from ui import lesson
+from ui.lesson_steps import LESSON_STEPS
+from ui.sidebar import scenario_sidebar
+
+scenario = scenario_sidebar()
+lesson.read_step_from_url()
+present = st.session_state[lesson.PRESENT_KEY]
+if present:
+    st.set_page_config(initial_sidebar_state="collapsed")
+    lesson.presenter_style()
+if notice := lesson.url_notice():
+    st.info(notice)
+
+n = len(LESSON_STEPS)
+number = st.session_state[lesson.STEP_KEY]
+step = LESSON_STEPS[number - 1]
+lesson.write_url(number, present)
+
+
+def navigation() -> None:
+    """Step k of N, Back / Next, the step picker and the presenter switch."""
+    here, back, forward, picker, mode = st.columns([3, 2, 2, 6, 3], vertical_alignment="center")
+    here.markdown(f"**Step {number} of {n}**")
+    back.button("◀ Back", on_click=lesson.go_to, args=(number - 1,), disabled=number == 1)
+    forward.button("Next ▶", on_click=lesson.go_to, args=(number + 1,), disabled=number == n)
+    picker.selectbox(
+        "Step",
+        range(1, n + 1),
+        key=lesson.STEP_KEY,
+        format_func=lambda k: f"{k}. {LESSON_STEPS[k - 1].text.title}",
+        label_visibility="collapsed",
+    )
+    mode.toggle(
+        "Presenter", key=lesson.PRESENT_KEY, help="Larger type; every step fits the screen."
+    )
+
+
+def words_and_controls():
+    """The question, what to notice, the step's own control; returns the step's view."""
+    st.header(step.text.title)
+    control = step.control(scenario)
+    value = None
+    if control is not None:
+        value = st.select_slider(
+            f"Try this: {step.text.try_label}",
+            control.options,
+            value=control.default,
+            key=control.key,
+            format_func=control.format,
+            bind="query-params",
+        )
+    view = step.view(scenario, value)
+    for line in lesson.sentences(step.text, view):
+        st.markdown(line)
+    return view
+
+
+navigation()
+if present:
+    words, picture = st.columns([2, 3])
+    with words:
+        view = words_and_controls()
+        lesson.quiz(step.text, view)
+    with picture:
+        lesson.figure(step.text, view, number, present=True)
+else:
+    view = words_and_controls()
+    lesson.details(step.text, view)
+    lesson.figure(step.text, view, number, present=False)
+    lesson.quiz(step.text, view)
+    lesson.score_line(final=number == n, questions=n)
+    lesson.export_section(LESSON_STEPS, scenario)

@@ -1,0 +1,85 @@
+"""The Lesson in a real headless Chromium: in presenter mode every step fits a 1280×720
+and a 1920×1080 window with no vertical scrolling and every chart drawn (screenshots
+saved to look at), Next moves on, and the downloaded lesson file draws every figure
+offline, with all network requests blocked and no page error."""
+
+from __future__ import annotations
+
+import pytest
+
+from attention.lesson.content import lesson_text
+from harness.browser import SCREENSHOTS, wait_until_drawn
+
+pytestmark = pytest.mark.browser
+SIZES = [(1280, 720), (1920, 1080)]
+STEPS = len(lesson_text())
+
+
+@pytest.fixture
+def window(chromium, request):
+    width, height = request.param
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("window", SIZES, indirect=True, ids=["1280x720", "1920x1080"])
+def test_every_step_fits_the_window_in_presenter_mode(app_url, window):
+    page = window
+    size = page.viewport_size
+    page.goto(f"{app_url}/lesson?step=1&present=1")
+    for number in range(1, STEPS + 1):
+        wait_until_drawn(page, min_charts=1)
+        page.wait_for_timeout(300)
+        assert page.locator("strong", has_text=f"Step {number} of {STEPS}").count() == 1
+        assert page.locator('[data-testid="stException"]').count() == 0
+        scroll = page.evaluate(
+            "() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight"
+        )
+        assert scroll <= size["height"], f"step {number} scrolls: {scroll} px"
+        chart = page.locator('[data-testid="stPlotlyChart"] .main-svg').first.bounding_box()
+        assert chart["y"] + chart["height"] <= size["height"]
+        assert chart["height"] >= size["height"] * 0.6, "the figure takes the height left"
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"lesson_{size['width']}_step{number}.png"))
+        if number < STEPS:
+            page.get_by_role("button", name="Next ▶").click()
+            page.wait_for_function(
+                f"() => document.body.innerText.includes('Step {number + 1} of {STEPS}')"
+            )
+
+
+def test_the_downloaded_lesson_draws_offline(app_url, chromium, tmp_path):
+    context = chromium.new_context(viewport={"width": 1400, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    text = "<img src=x onerror=window.pwned=1> The cat sat on the mat."
+    page.goto(f"{app_url}/lesson?text={text.replace(' ', '%20')}")
+    wait_until_drawn(page, min_charts=1)
+    page.get_by_text("Take the lesson home").click()
+    page.get_by_role("button", name="Prepare the file").click()
+    button = page.get_by_role("button", name="Download the lesson")
+    button.wait_for(timeout=120_000)
+    with page.expect_download() as download:
+        button.click()
+    path = tmp_path / "lesson.html"
+    download.value.save_as(path)
+    context.close()
+
+    offline = chromium.new_context()
+    requests, errors = [], []
+    offline.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:")
+                  else (requests.append(route.request.url), route.abort()))  # fmt: skip
+    reader = offline.new_page()
+    reader.on("pageerror", lambda error: errors.append(str(error)))
+    reader.goto(path.as_uri())
+    reader.wait_for_function(
+        f"() => document.querySelectorAll('.plotly-graph-div .main-svg').length >= {STEPS}",
+        timeout=60_000,
+    )
+    assert reader.locator(".plotly-graph-div").count() == STEPS
+    assert not errors and not requests, (errors, requests)
+    assert reader.evaluate("window.pwned") is None
+    assert reader.locator("img[src=x]").count() == 0
+    assert "<img src=x" in reader.locator("body").inner_text()  # shown as text
+    offline.close()

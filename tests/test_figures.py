@@ -1,0 +1,293 @@
+"""Every figure builder returns a figure built from plain dicts (grid.figure: no go.*
+object validated on the way), whose every property is nevertheless a valid Plotly one;
+and the palette's signed colour axis is symmetric about zero."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+from pathlib import Path
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+import pytest
+
+from attention import MultiHeadAttention
+from attention.blocks import FEED_FORWARD, EncoderBlock
+from attention.experiments.cost import compare_layouts, cost_by_length
+from attention.experiments.rank_limit import fit_rank_limit, target_pattern
+from attention.experiments.training.train import TrainingConfig, compare_variants, seed_summary
+from attention.experiments.two_targets import fit_two_targets
+from attention.figures import curves, heatmaps, lines, presentation, spaces
+from attention.figures.palette import DIVERGING_SCALE, signed_axis
+from attention.head_spaces import head_layout, head_spaces
+from attention.nudges import block_nudges
+from tests.apptest import array, colour_scale
+
+MODULES = (heatmaps, spaces, lines, curves, presentation)
+TOKENS = ["The", "cat", "sat", "on", "the", "<b>mat</b>"]
+N, D_MODEL, HEADS = len(TOKENS), 16, 2
+
+
+@pytest.fixture(scope="module")
+def inputs() -> dict:
+    """Small inputs for every builder, computed by the library."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(N, D_MODEL))
+    mha = MultiHeadAttention(D_MODEL, HEADS, seed=0, dtype=np.float64)
+    trace = mha(x, causal=True)
+    block = EncoderBlock.around(mha, seed=0)(x)
+    config = TrainingConfig(
+        d_model=8, n_heads=2, n_symbols=2, seq_len=3, hidden=8, steps=5, batch_size=8
+    )
+    comparison = compare_variants(config, seed=0)
+    long_weights = rng.random((2, 2, 80, 80))
+    return {
+        "x": x,
+        "mha": mha,
+        "trace": trace,
+        "cross": mha(x[:3], context=x),
+        "spaces": head_spaces(x, trace),
+        "block": block,
+        "comparison": comparison,
+        "summary": seed_summary([comparison, comparison]),
+        "labels": {v.key: v.label for v in config.variants()},
+        "rank": fit_rank_limit(target_pattern("previous", 4), d_model=8, steps=20),
+        "two": fit_two_targets(x, 0, (1, N - 1), steps=5),
+        "layouts": compare_layouts(D_MODEL, HEADS, N),
+        "stack": rng.dirichlet(np.ones(N), size=(2, 3, N)),
+        "long": long_weights / long_weights.sum(-1, keepdims=True),
+        "hidden_states": rng.normal(size=(3, N, D_MODEL)),
+    }
+
+
+def _builders(i: dict) -> dict:
+    """Builder name → a function drawing one figure (several for some builders)."""
+    trace, nudges, tokens = i["trace"], block_nudges(i["block"]), TOKENS
+    long_tokens = [f"w{k}" for k in range(80)]
+    lengths = [4, 8, N]
+    return {
+        "attention_grid": [
+            lambda: heatmaps.attention_grid(
+                trace.weights, tokens, scores=trace.scores, allowed=trace.mask
+            ),
+            lambda: heatmaps.attention_grid(i["long"][0], long_tokens),
+        ],
+        "rank_patterns": [lambda: heatmaps.rank_patterns(i["rank"], [1, 2, 9])],
+        "head_grid_figure": [
+            lambda: heatmaps.head_grid_figure(i["stack"], tokens),
+            lambda: heatmaps.head_grid_figure(
+                i["stack"], tokens, (1, 2), "itself", i["stack"].mean(axis=(-2, -1))
+            ),
+        ],
+        "head_figure": [
+            lambda: heatmaps.head_figure(i["stack"][0, 1], tokens, 0, 1, stretch=True),
+            lambda: heatmaps.head_figure(i["long"][0, 0], long_tokens, 1, 0),
+        ],
+        "concat_figure": [
+            lambda: heatmaps.concat_figure(
+                tokens, trace.concat, i["block"].sublayers[0].update, HEADS
+            )
+        ],
+        "hidden_figure": [
+            lambda: heatmaps.hidden_figure(
+                tokens, i["block"].sublayer(FEED_FORWARD).detail.hidden, "gelu"
+            )
+        ],
+        "slicing_figure": [lambda: heatmaps.slicing_figure(i["mha"].w_q)],
+        "singular_value_chart": [lambda: heatmaps.singular_value_chart(i["rank"])],
+        "head_maps": [lambda: heatmaps.head_maps(i["comparison"])],
+        "before_figure": [lambda: spaces.before_figure(i["spaces"].before, tokens, 2)],
+        "head_space_figure": [
+            lambda: spaces.head_space_figure(i["spaces"], tokens, trace.weights, 2)
+        ],
+        "values_figure": [lambda: spaces.values_figure(i["spaces"], tokens, trace.weights, 2)],
+        "motion_figure": [
+            lambda: spaces.motion_figure(i["spaces"], tokens),
+            lambda: spaces.motion_figure(i["spaces"], tokens, start=1),
+        ],
+        "lecture_figure": [lambda: spaces.lecture_figure(tokens, i["x"][:, :2], trace, 1)],
+        "neighbour_order_chart": [
+            lambda: curves.neighbour_order_chart(np.array([0.5, np.nan]), "<b>cat</b>")
+        ],
+        "for_slides": [
+            lambda: presentation.for_slides(curves.two_target_curves(i["two"]), ["a <b>"]),
+            lambda: presentation.for_slides(
+                spaces.before_figure(i["spaces"].before, tokens, 2), ["x", "y"], 1.3, True
+            ),
+        ],
+        "joint_query_key_figure": [
+            lambda: spaces.joint_query_key_figure(
+                head_layout(i["cross"], 1), tokens[:3], tokens, i["cross"].weights[1], 1, "h"
+            )
+        ],
+        "collapse_pca_figure": [
+            lambda: spaces.collapse_pca_figure(
+                tokens, [("a", i["x"][:, :2]), ("b", np.zeros((N, 2)))], 3
+            )
+        ],
+        "layer_path_figure": [
+            lambda: spaces.layer_path_figure(i["hidden_states"], tokens),
+            lambda: spaces.layer_path_figure(np.ones((2, 80, 4)).cumsum(1), long_tokens),
+        ],
+        "attention_lines": [
+            lambda: lines.attention_lines(trace.weights, tokens, tokens, [0, 1]),
+            lambda: lines.attention_lines(trace.weights, tokens, tokens, [1], focus=3),
+        ],
+        "cost_bars": [lambda: curves.cost_bars(i["layouts"], N)],
+        "cost_by_length_chart": [
+            lambda: curves.cost_by_length_chart(cost_by_length(D_MODEL, HEADS, lengths), lengths, N)
+        ],
+        "two_target_figure": [lambda: curves.two_target_figure(tokens, i["two"])],
+        "two_target_curves": [lambda: curves.two_target_curves(i["two"])],
+        "rank_error_chart": [lambda: curves.rank_error_chart(i["rank"], {"n": 4, "big": 9})],
+        "loss_curves": [
+            lambda: curves.loss_curves(
+                {i["labels"][k]: r.losses for k, r in i["comparison"].results.items()}, 5
+            )
+        ],
+        "seed_spread": [lambda: curves.seed_spread(i["summary"], i["labels"], [0, 1], 2)],
+        "slice_share_chart": [
+            lambda: curves.slice_share_chart({"a": i["mha"].w_q, "b": i["mha"].w_q[:, :, :3]})
+        ],
+        "stream_update_figure": [
+            lambda: curves.stream_update_figure(
+                tokens, nudges.names, nudges.stream_norms, nudges.update_norms, nudges.ratios
+            )
+        ],
+        "rank_collapse_figure": [
+            lambda: curves.rank_collapse_figure(
+                [("with", True, True, [1.0, 0.5]), ("without", False, False, [1.0, 0.0])], 1
+            )
+        ],
+        "layer_ratio_figure": [
+            lambda: curves.layer_ratio_figure(np.random.default_rng(1).random((6, 2, N)))
+        ],
+    }
+
+
+def test_every_public_builder_is_checked_here(inputs):
+    public = {
+        name
+        for module in MODULES
+        for name, function in inspect.getmembers(module, inspect.isfunction)
+        if function.__module__ == module.__name__
+        and not name.startswith("_")
+        and inspect.signature(function).return_annotation in ("go.Figure", go.Figure)
+    }
+    assert public == set(_builders(inputs))
+
+
+def _figures(inputs: dict) -> list[tuple[str, go.Figure]]:
+    return [(name, make()) for name, makers in _builders(inputs).items() for make in makers]
+
+
+def test_builders_write_plain_dicts_that_plotly_accepts(inputs):
+    for name, fig in _figures(inputs):
+        assert isinstance(fig, go.Figure), name
+        # grid.figure() turns validation off for the figure and every trace in it; a
+        # make_subplots figure or a trace added by fig.add_trace(...) would keep it on.
+        assert fig._validate is False, name
+        assert all(trace._validate is False for trace in fig.data), name
+        written = json.loads(pio.to_json(fig, validate=False))
+        # Validating the same dicts raises on any property Plotly does not know and
+        # may only fill in what the builder left to Plotly, never change a value.
+        validated = json.loads(pio.to_json(go.Figure(fig.to_dict())))
+        assert not _differences(written, validated), (name, _differences(written, validated))
+
+
+def test_figure_modules_create_no_validated_plotly_objects():
+    """What the figures above cannot show: a go.Heatmap(...) passed to grid.figure()
+    loses its flag, yet was validated when it was made; so the source is checked too."""
+    for path in Path(heatmaps.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                where = f"{path.name}:{node.lineno}"
+                assert node.value.id != "go" or node.attr == "Figure", where
+                assert not node.attr.startswith(("add_", "update_")), where
+            if isinstance(node, ast.Name | ast.alias):
+                assert "make_subplots" not in ast.unparse(node), path.name
+
+
+def _differences(a: object, b: object, path: str = "") -> list[str]:
+    """Where two JSON values differ ("layout.shapes: missing", "data[0].z", …)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [
+            found
+            for key in sorted(set(a) | set(b))
+            for found in (
+                _differences(a[key], b[key], f"{path}.{key}")
+                if key in a and key in b
+                else [f"{path}.{key}: only in {'written' if key in a else 'validated'}"]
+            )
+        ]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [
+            found
+            for i, (x, y) in enumerate(zip(a, b, strict=True))
+            for found in _differences(x, y, f"{path}[{i}]")
+        ]
+    return [] if a == b else [path]
+
+
+def test_signed_heatmaps_use_the_diverging_axis(inputs):
+    """The palette's promise on the builders themselves (the pages are checked in
+    tests/test_colours.py)."""
+    signed = 0
+    for name, fig in _figures(inputs):
+        spec = json.loads(pio.to_json(fig, validate=False))
+        for trace in spec["data"]:
+            z = array(trace["z"]) if trace["type"] == "heatmap" else np.zeros(1)
+            if np.nanmin(z) < 0:
+                scale, low, high = colour_scale(spec, trace)
+                assert scale == DIVERGING_SCALE, name
+                assert low == -high, name
+                assert high >= np.nanmax(np.abs(z)) - 1e-3, name
+                signed += 1
+    assert signed == 5  # concatenated heads, W_O's update, hidden units, W_Q twice
+
+
+def test_signed_axis_is_symmetric_and_white_at_zero():
+    axis = signed_axis(np.array([-0.5, 2.0]), np.array([[-3.0]]), title="value")
+    assert (axis["cmin"], axis["cmax"]) == (-3.0, 3.0)
+    trace = signed_axis(np.array([0.25, -0.5]), title="value", on_trace=True)
+    assert (trace["zmin"], trace["zmax"]) == (-0.5, 0.5) and "cmin" not in trace
+    assert dict(axis["colorscale"])[0.5].upper() == "#F7F7F7"
+    assert signed_axis(np.zeros(3), title="v")["cmax"] == 1.0  # all zero: any range is fine
+    red, blue = (int(DIVERGING_SCALE[i][1][1:3], 16) for i in (0, -1))
+    assert red > blue  # negative end red, positive end blue
+
+
+def test_singular_value_colours_count_orders_of_magnitude_from_zero(inputs):
+    result = inputs["rank"]
+    trace = heatmaps.singular_value_chart(result).data[0]
+    z, bar = np.array(trace.z, dtype=float), trace.colorbar
+    shown = result.singular_values > 1e-6 * result.singular_values[:, :1]
+    assert np.nanmin(z) >= 0 and np.isnan(z[~shown]).all()
+    powers = [int(t.replace("−", "-")) for t in bar.ticktext]  # typeset minus signs
+    np.testing.assert_allclose(
+        z[shown] + powers[0], np.log10(result.singular_values[shown]), atol=1e-3
+    )
+    assert [p - powers[0] for p in powers] == list(bar.tickvals)
+
+
+def test_the_sentence_marker_sits_at_its_length_on_the_log_axis():
+    lengths = [4, 8, 16, 1024]
+    fig = curves.cost_by_length_chart(cost_by_length(D_MODEL, HEADS, lengths), lengths, 11)
+    line = fig.layout.shapes[0]
+    assert line.x0 == line.x1 == 11  # shapes take data values on a log axis
+    assert fig.layout.annotations[0].x == pytest.approx(np.log10(11))  # annotations, log10
+
+
+def test_one_head_and_the_two_heads_have_three_colours(inputs):
+    fig = curves.two_target_figure(TOKENS, inputs["two"])
+    colours = [trace.marker.color for trace in fig.data]
+    assert len(set(colours)) == 3
+
+
+def test_the_chance_labels_do_not_sit_on_one_line(inputs):
+    fig = curves.seed_spread(inputs["summary"], inputs["labels"], [0, 1], 3)
+    shifts = [a.yshift or 0 for a in fig.layout.annotations]
+    assert len(set(shifts)) == len(shifts)

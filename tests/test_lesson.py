@@ -1,0 +1,255 @@
+"""The Lesson through AppTest: every step renders with no exception and no error, its
+sentences change with the input, each quiz's right answer agrees with the data drawn in
+the step's figure (recomputed here independently), the step and presenter mode live in
+the URL, the score counts first answers, and the exported file escapes the sentence."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention.cost import attention_cost
+from attention.lesson.content import lesson_text, parse_steps
+from attention.lesson.quiz import choice_quiz
+from attention.translation import EXAMPLES
+from tests.apptest import array, chart, open_page, toy_points, traces
+from ui.markdown import literal
+
+PAGE = "pages/lesson.py"
+STEPS = [step.id for step in lesson_text()]
+SENTENCE = "The cat sat on the mat because it was tired."
+
+
+def at_id(step_id: str, **query: str):
+    """The lesson opened at the step called `step_id`."""
+    return at_step(STEPS.index(step_id) + 1, **query)
+
+
+def at_step(number: int, **query: str):
+    at = open_page(PAGE, step=str(number), **query)
+    assert not at.exception, at.exception
+    return at
+
+
+def view(at) -> dict:
+    return chart(at, f"lesson_view_{STEPS[current(at) - 1]}")
+
+
+def current(at) -> int:
+    return at.selectbox(key="lesson_step").value
+
+
+def answer(at, option: str):
+    """Pick `option` in the step's quiz and return the feedback texts."""
+    quiz = next(r for r in at.radio if str(r.key).startswith("quiz_"))
+    assert literal(option) in quiz.options, (option, quiz.options)  # shown escaped
+    quiz.set_value(option).run()
+    assert not at.exception
+    return [s.value for s in at.success], [w.value for w in at.warning]
+
+
+def assert_right(at, option: str) -> None:
+    right, wrong = answer(at, option)
+    assert right and not wrong, (option, wrong)
+
+
+@pytest.mark.parametrize("number", range(1, len(STEPS) + 1))
+def test_every_step_renders_its_words_view_and_question(number):
+    at = at_step(number)
+    assert not at.error, [e.value for e in at.error]
+    assert at.markdown[0].value == f"**Step {number} of {len(STEPS)}**"
+    assert at.header[0].value == lesson_text()[number - 1].title
+    assert view(at)["data"], "the step draws its view"
+    text = " ".join(m.value for m in at.markdown)
+    assert "{" not in text and "nan" not in text.lower()
+    assert any(str(r.key).startswith("quiz_") for r in at.radio)
+
+
+OTHER_INPUT = {  # what a step's numbers depend on, when not the sentence
+    "cost": {"d_model": "32"},
+    "slicing": {"seed": "3"},
+    "lecture": {"lesson_fit_seed": "3"},  # the step's own control, through the URL
+    "translation": {"lesson_example": EXAMPLES[2].label},
+}
+
+
+@pytest.mark.parametrize("number", range(1, len(STEPS) + 1))
+def test_the_numbers_follow_the_input(number):
+    def words(**query: str) -> str:
+        at = at_step(number, **query)
+        return " ".join(m.value for m in at.markdown[1:])
+
+    other = "A dog chased the small red ball across the long green garden today."
+    assert words() != words(**OTHER_INPUT.get(STEPS[number - 1], {"text": other}))
+
+
+def test_points_answer_is_the_nearest_token_by_cosine():
+    at = at_id("points")
+    x = toy_points(SENTENCE, 64).x
+    cosine = x @ x[1] / np.linalg.norm(x, axis=1) / np.linalg.norm(x[1])
+    cosine[1] = -np.inf
+    tokens = toy_points(SENTENCE, 64).tokens
+    assert_right(at, tokens[int(np.argmax(cosine))])
+
+
+def test_qkv_answer_is_the_key_the_figure_weights_most():
+    at = at_id("qkv")
+    keys = next(t for t in view(at)["data"] if t.get("name") == "keys")
+    weights = array(keys["customdata"])
+    np.testing.assert_allclose(weights.sum(), 1.0, atol=1e-3)
+    assert_right(at, keys["hovertext"][int(np.argmax(weights))])
+
+
+def test_looks_answer_counts_the_distinct_favourites_in_the_drawn_rows():
+    at = at_id("looks")
+    z = array(traces(view(at), "heatmap")[0]["z"])
+    np.testing.assert_allclose(z.sum(axis=1), 1.0, atol=1e-3)
+    assert_right(at, str(len(set(z.argmax(axis=1).tolist()))))
+
+
+def test_two_targets_answer_compares_the_drawn_bars():
+    at = at_id("two_targets")
+    bars = traces(view(at), "bar")
+    one = array(bars[0]["y"])
+    two = [array(b["y"]) for b in bars[1:]]
+    tokens = toy_points(SENTENCE, 64).tokens
+    a, b = 0, max(i for i, t in enumerate(tokens) if t.isalnum())  # the last word
+    one_min, two_min = min(one[a], one[b]), min(two[0][a], two[1][b])
+    d = 64
+    assert_right(at, f"two heads of {d // 2}" if two_min > one_min else f"one head of {d}")
+
+
+def test_cost_answer_is_the_parameter_ratio_from_the_cost_formula():
+    at = at_id("cost")
+    split = attention_cost(64, 4, 16, 11).params
+    full = attention_cost(64, 4, 64, 11).params
+    assert_right(at, f"×{full / split:.1f}")
+
+
+def test_slicing_answer_is_head_ones_share_of_the_drawn_w_q():
+    at = at_id("slicing")
+    w = array(traces(view(at), "heatmap")[0]["z"])  # d_model × heads·d_head, as drawn
+    block = w[:16, :16]
+    assert_right(at, f"{(block**2).sum() / (w[:, :16] ** 2).sum():.0%}")
+
+
+def test_residual_answer_is_the_curve_highest_at_the_chosen_depth():
+    at = at_id("residual")
+    curves = [t for t in view(at)["data"] if t.get("mode", "").startswith("lines")]
+    final = [array(t["customdata"])[-1] for t in curves]
+    assert_right(at, curves[int(np.argmax(final))]["name"])
+
+
+def test_real_heads_answer_is_the_drawn_map_with_most_previous_token_weight():
+    at = at_id("real_heads")
+    maps = traces(view(at), "heatmap")
+    shares = [np.diagonal(array(t["z"]), offset=-1).mean() for t in maps]
+    best = int(np.argmax(shares))
+    assert_right(at, f"layer {best // 12 + 1} · head {best % 12 + 1}")
+
+
+def test_step_and_presenter_mode_round_trip_through_the_url():
+    at = at_step(3, present="1")
+    assert current(at) == 3 and at.toggle(key="present").value is True
+    next_button = next(b for b in at.button if b.label == "Next ▶")
+    next_button.click().run()
+    assert current(at) == 4 and at.query_params["step"] in ("4", ["4"])
+    assert at.header[0].value == lesson_text()[3].title
+    at.toggle(key="present").set_value(False).run()
+    assert "present" not in at.query_params
+
+
+@pytest.mark.parametrize("junk", ["0", "99", "three", "-1"])
+def test_a_junk_step_falls_back_to_step_one_with_a_notice(junk):
+    at = at_step_raw(junk)
+    assert current(at) == 1
+    assert any("starting at step 1" in i.value for i in at.info)
+
+
+def at_step_raw(raw: str):
+    at = open_page(PAGE, step=raw)
+    assert not at.exception
+    return at
+
+
+def test_the_score_counts_first_answers_and_resets():
+    at = at_id("qkv")
+    keys = next(t for t in view(at)["data"] if t.get("name") == "keys")
+    right = keys["hovertext"][int(np.argmax(array(keys["customdata"])))]
+    quiz = next(r for r in at.radio if str(r.key).startswith("quiz_"))
+    wrong = next(o for o in quiz.options if o != literal(right)).replace("\\", "")
+    answer(at, wrong)
+    answer(at, right)  # a second try does not change the score
+    assert any("0 right of 1 answered" in c.value for c in at.main.caption)
+    at.button(key="lesson_reset").click().run()
+    assert any("0 right of 0 answered" in c.value for c in at.main.caption)
+    answer(at, right)
+    assert any("1 right of 1 answered" in c.value for c in at.main.caption)
+    assert "step" not in str(quiz.key).split("_", 2)[-1]  # the URL never holds the answer
+    assert all(right not in str(v) for v in at.query_params.values())
+
+
+def test_the_exported_file_escapes_the_sentence_and_holds_every_step():
+    text = "<script>window.pwned=1</script> the cat & the <b>dog</b>"
+    at = at_id("points", text=text)
+    at.button(key="lesson_prepare").click().run()
+    assert not at.exception
+    data = at.session_state["_lesson_export"].decode("utf-8")
+    assert "<script>window.pwned=1</script>" not in data
+    assert "&lt;script&gt;window.pwned=1&lt;/script&gt;" in data
+    assert "<b>dog</b>" not in data
+    for step in lesson_text():
+        assert f"<h2>{step.title.replace(chr(39), '&#x27;')}</h2>" in data
+    assert data.count("Plotly.newPlot") == len(STEPS)
+    assert len(data) < 10e6
+
+
+def test_the_words_file_is_validated_on_load():
+    good = {"id": "a", "title": "T", "notice": ["n"], "question": "q", "because": "b"}
+    assert parse_steps({"step": [good]}, "x.toml")[0].id == "a"
+    for bad, message in [
+        ({**good, "id": "Bad id"}, "not a new lower-case name"),
+        ({**good, "notice": []}, "1 to 4 sentences"),
+        ({k: v for k, v in good.items() if k != "because"}, "missing because"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            parse_steps({"step": [bad]}, "x.toml")
+    with pytest.raises(ValueError, match="not a new"):
+        parse_steps({"step": [good, good]}, "x.toml")
+
+
+def test_a_quiz_always_holds_its_answer_once_and_varies_its_place():
+    places = set()
+    for seed in range(12):
+        quiz = choice_quiz("cat", ["mat", "cat", "sat", "on", "the"], seed)
+        assert quiz.options.count("cat") == 1 and quiz.right == "cat"
+        assert len(quiz.options) == 4
+        places.add(quiz.answer)
+    assert len(places) > 1
+    with pytest.raises(ValueError, match="wrong option"):
+        choice_quiz("cat", ["cat"])
+
+
+def test_lecture_answer_is_the_head_whose_drawn_weights_go_to_tea_and_its():
+    at = at_id("lecture")
+    shares = []
+    for h in (1, 2):
+        keys = [t for t in view(at)["data"] if t.get("name") == "keys"][h - 1]
+        weights = dict(zip(keys["hovertext"], array(keys["customdata"]), strict=True))
+        shares.append(weights["tea"] + weights["it's"])
+    mostly = [f"head {h + 1}" for h, share in enumerate(shares) if share > 0.5]
+    assert_right(at, mostly[0] if len(mostly) == 1 else "both" if mostly else "neither")
+
+
+def test_distances_answer_is_the_lowest_drawn_bar():
+    at = at_id("distances")
+    bars = traces(view(at), "bar")[0]
+    assert_right(at, bars["x"][int(np.argmin(array(bars["y"])))])
+
+
+def test_translation_answer_follows_the_words_of_address():
+    at = at_id("translation")  # default example: "you are tired, my friend"
+    assert_right(at, "du")
+    sir = next(i for i, example in enumerate(EXAMPLES) if "sir" in example.english)
+    at.select_slider(key="lesson_example").set_value(sir).run()
+    assert_right(at, "Sie")

@@ -1,0 +1,255 @@
+"""The Lesson page's Streamlit side: which step is shown (and its place in the URL),
+presenter mode, the quiz score kept in the session, and drawing one step.
+
+The steps' computations are in attention.lesson.steps, their words in assets/lesson.toml;
+`LESSON_STEPS` below pairs each step's words with the function that gathers its
+(cached) inputs here and computes its view there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import streamlit as st
+
+from attention.figures.presentation import for_slides
+from attention.lesson.content import StepText, fill, lesson_text
+from attention.lesson.export import ExportedStep, lesson_html
+from attention.lesson.steps import StepView
+from ui.charts import show_chart
+from ui.markdown import literal
+from ui.scenario import Scenario
+
+STEP_KEY = "lesson_step"
+PRESENT_KEY = "present"
+_ANSWERS = "lesson_answers"  # step id → whether the first answer was right
+_URL_NOTICE = "_lesson_url_notice"
+_EXPORT = "_lesson_export"  # the prepared HTML file, bytes
+_EXPORT_ASKED = "_lesson_export_asked"
+
+
+@dataclass(frozen=True)
+class Control:
+    """A step's own "Try this" control: a select slider over `options`, kept in the URL
+    under `key` as the shown label (so `format` should keep labels short)."""
+
+    key: str
+    options: tuple
+    default: object
+    format: Callable[[object], str] = str
+
+
+@dataclass(frozen=True)
+class LessonStep:
+    """One step: its words, its control (if any) and how to compute its view."""
+
+    text: StepText
+    control: Callable[[Scenario], Control | None]
+    view: Callable[[Scenario, object], StepView]
+
+
+def step_count() -> int:
+    return len(lesson_text())
+
+
+def read_step_from_url() -> None:
+    """Once per session: the URL's step (1-based) into the session, junk → step 1 with
+    a notice; presenter mode likewise."""
+    if STEP_KEY in st.session_state:
+        return
+    raw = st.query_params.get("step", "1")
+    n = step_count()
+    try:
+        step = int(raw)
+        if not 1 <= step <= n:
+            raise ValueError
+    except ValueError:
+        shown = raw if len(raw) <= 20 else raw[:20] + "…"
+        st.session_state[_URL_NOTICE] = (
+            f"The link's step={shown!r} is not a step of this lesson (1 to {n}): "
+            "starting at step 1."
+        )
+        step = 1
+    st.session_state[STEP_KEY] = step
+    st.session_state[PRESENT_KEY] = st.query_params.get(PRESENT_KEY) == "1"
+
+
+def write_url(step: int, present: bool) -> None:
+    """The step and presenter mode into the URL (the scenario is written by the sidebar)."""
+    if st.query_params.get("step") != str(step):
+        st.query_params["step"] = str(step)
+    if present:
+        st.query_params[PRESENT_KEY] = "1"
+    elif PRESENT_KEY in st.query_params:
+        del st.query_params[PRESENT_KEY]
+
+
+def url_notice() -> str | None:
+    return st.session_state.pop(_URL_NOTICE, None)
+
+
+def go_to(step: int) -> None:
+    """Callback of Back / Next: move within 1 … N."""
+    st.session_state[STEP_KEY] = min(max(step, 1), step_count())
+
+
+def record_answer(step_id: str, key: str, right: str) -> None:
+    """Callback of a quiz: the first answer to a question is the one that counts."""
+    answers = st.session_state.setdefault(_ANSWERS, {})
+    if step_id not in answers:
+        answers[step_id] = st.session_state[key] == right
+
+
+def score() -> tuple[int, int]:
+    """(right first answers, questions answered) in this session."""
+    answers = st.session_state.get(_ANSWERS, {})
+    return sum(answers.values()), len(answers)
+
+
+def score_line(final: bool, questions: int) -> None:
+    """The session's score (first answers), a summary on the last step, and a reset."""
+    right, answered = score()
+    text, reset = st.columns([4, 1], vertical_alignment="center")
+    if final:
+        text.subheader(f"Your score: {right} of {questions} right on the first try")
+        if answered < questions:
+            text.caption(f"Questions not answered yet: {questions - answered}.")
+    else:
+        text.caption(f"Score so far: {right} right of {answered} answered ({questions} questions).")
+    reset.button("Reset the score", on_click=reset_score, key="lesson_reset", disabled=not answered)
+
+
+def reset_score() -> None:
+    st.session_state[_ANSWERS] = {}
+    for key in [k for k in st.session_state if str(k).startswith("quiz_")]:
+        del st.session_state[key]
+
+
+def sentences(text: StepText, view: StepView) -> list[str]:
+    """The step's notice sentences as markdown, user words escaped."""
+    return [fill(line, view.facts, literal) for line in text.notice]
+
+
+def details(text: StepText, view: StepView) -> None:
+    """The step's longer account, folded away, when it has one."""
+    if text.details:
+        with st.expander("More about this view"):
+            st.markdown(fill(text.details, view.facts, literal))
+
+
+def quiz(text: StepText, view: StepView) -> None:
+    """The step's question with immediate feedback; the answer is never in the URL."""
+    question = fill(text.question, view.facts, literal)
+    options = list(view.quiz.options)
+    digest = hashlib.sha1(("|".join(options) + question).encode()).hexdigest()[:10]
+    key = f"quiz_{text.id}_{digest}"  # a new sentence is a new question
+    right = view.quiz.right
+    choice = st.radio(
+        f"**Check yourself:** {question}",
+        options,
+        index=None,
+        key=key,
+        format_func=literal,
+        horizontal=True,
+        on_change=record_answer,
+        args=(text.id, key, right),
+    )
+    if choice is None:
+        return
+    because = fill(text.because, {**view.facts, "answer": right}, literal)
+    if choice == right:
+        st.success(f"Right. {because}", icon=":material/check_circle:")
+    else:
+        st.warning(f"Not quite: it is “{literal(right)}”. {because}", icon=":material/info:")
+
+
+PRESENTER_FONT_SCALE = 1.3
+# Presenter mode: bigger type, less padding, and the step's figure as tall as the window
+# allows. `.st-key-<key>` is the class Streamlit documents for a keyed container; the
+# browser tests check that every step then fits 1280×720 and 1920×1080 without scrolling.
+PRESENTER_CSS = """<style>
+[data-testid="stMainBlockContainer"] {padding-top: 3.2rem; padding-bottom: 0.5rem;}
+[data-testid="stMainBlockContainer"] p, [data-testid="stMainBlockContainer"] li
+{font-size: 1.08rem; line-height: 1.45;}
+[data-testid="stMainBlockContainer"] h2 {font-size: 1.65rem; padding: 0.1rem 0 0 0;}
+[data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] {gap: 0.55rem;}
+.st-key-lesson_view [data-testid="stElementContainer"],
+.st-key-lesson_view [data-testid="stFullScreenFrame"],
+.st-key-lesson_view [data-testid="stPlotlyChart"] {height: calc(100dvh - 8.5rem) !important;}
+.st-key-lesson_view [data-testid="stElementContainer"] {flex: 0 0 auto !important;
+  overflow: hidden;}
+</style>"""
+
+
+def presenter_style() -> None:
+    st.html(PRESENTER_CSS)
+
+
+def caption(text: StepText, view: StepView, number: int) -> list[str]:
+    """What the step's picture shows, for the caption inside an exported PNG."""
+    return [f"Head Spaces lesson, step {number}: {text.title}", view.setting]
+
+
+def figure(text: StepText, view: StepView, number: int, present: bool) -> None:
+    """The step's view with its caption; in presenter mode larger and as tall as the
+    window allows."""
+    scale = PRESENTER_FONT_SCALE if present else 1.0
+    shown = for_slides(view.figure, caption(text, view, number), scale, fill_height=present)
+    key = f"lesson_view_{text.id}"
+    if present:
+        with st.container(key="lesson_view"):
+            show_chart(shown, key=key)
+    else:
+        show_chart(shown, key=key)
+
+
+def control_value(step: LessonStep, scenario: Scenario) -> object:
+    """The value of a step's own control: as last set in this session, else its default."""
+    control = step.control(scenario)
+    if control is None:
+        return None
+    return st.session_state.get(control.key, control.default)
+
+
+def export_section(steps: list[LessonStep], scenario: Scenario) -> None:
+    """Prepare every step for the current sentence and settings, then offer the file."""
+    with st.expander("Take the lesson home: one HTML file that works offline"):
+        st.caption(
+            "Every step's words, numbers and interactive figure for your sentence and "
+            "settings, in one file that opens from disk with no server and no network."
+        )
+        # The click is recorded in a callback: it survives any rerun on the way.
+        st.button("Prepare the file", key="lesson_prepare", on_click=_ask_for_export)
+        if st.session_state.pop(_EXPORT_ASKED, False):
+            bar = st.progress(0.0, text="Computing every step…")
+            exported = []
+            for index, step in enumerate(steps):
+                view = step.view(scenario, control_value(step, scenario))
+                exported.append(ExportedStep(step.text, view))
+                bar.progress((index + 1) / len(steps), text=f"Step {index + 1} of {len(steps)}")
+            bar.empty()
+            document = lesson_html(exported, "Head Spaces: the lesson", export_subtitle(scenario))
+            st.session_state[_EXPORT] = document.encode("utf-8")
+        if _EXPORT in st.session_state:
+            data = st.session_state[_EXPORT]
+            st.download_button(
+                f"Download the lesson (HTML, {len(data) / 1e6:.1f} MB)",
+                data,
+                file_name="head-spaces-lesson.html",
+                mime="text/html",
+                on_click="ignore",
+                key="lesson_download",
+            )
+
+
+def _ask_for_export() -> None:
+    st.session_state[_EXPORT_ASKED] = True
+
+
+def export_subtitle(scenario: Scenario) -> str:
+    return (
+        f"Computed by Head Spaces for the sentence “{scenario.text.strip() or 'the default'}”. "
+        "Each figure is interactive: hover for the numbers."
+    )

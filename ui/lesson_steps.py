@@ -1,0 +1,295 @@
+"""Each Lesson step's inputs, gathered from the cached data layer, and its own control:
+the glue between the scenario and attention.lesson.steps. One function per step, in
+lesson order; LESSON_STEPS pairs them with their words from assets/lesson.toml."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import streamlit as st
+
+from attention.experiments.cost import compare_layouts
+from attention.experiments.slicing import own_slice_share
+from attention.figures.curves import (
+    cost_bars,
+    neighbour_order_chart,
+    rank_collapse_figure,
+    two_target_figure,
+)
+from attention.figures.heatmaps import attention_grid, head_grid_figure, slicing_figure
+from attention.figures.spaces import before_figure, head_space_figure, lecture_figure
+from attention.figures.text import safe_label
+from attention.head_roles import ROLES
+from attention.head_spaces import HeadSpaces, neighbours
+from attention.lecture import QUERY, TARGETS, lecture_picture
+from attention.lesson.content import lesson_text
+from attention.lesson.steps import (
+    StepView,
+    cost_step,
+    distances_step,
+    lecture_step,
+    looks_step,
+    most_varied_layer,
+    points_step,
+    qkv_step,
+    real_heads_step,
+    residual_step,
+    slicing_step,
+    translation_step,
+    two_targets_step,
+)
+from attention.rank_collapse import MAX_DEPTH
+from attention.translation import EXAMPLES, choose_pronoun, head_titles
+from attention.translation.heads import YOU_FROM_SOURCE
+from attention.translation.pronoun import YOU_PRONOUNS
+from ui import block_data, data, why_heads
+from ui.cache_policy import PER_USER_TTL
+from ui.lesson import Control, LessonStep
+from ui.real_model import run_real
+from ui.scenario import D_MODEL_CHOICES, Scenario, carry_focus
+from ui.translation import run_translation
+
+
+def _toy(scenario: Scenario, **changes: object) -> Scenario:
+    """The scenario on the toy source (the lesson's first steps use the sentence's own
+    words), with a step's control applied."""
+    focus = _same_word(scenario, "toy")
+    return dataclasses.replace(scenario, source="toy", focus=focus, **changes)
+
+
+def _setting(s: Scenario) -> str:
+    """The caption's account of a toy computation: sentence, sizes and seed."""
+    text = data.shown_text(s.text)
+    sentence = text if len(text) <= 60 else text[:59] + "…"
+    return (
+        f"“{sentence}” · word vectors from MiniLM, random heads (seed {s.seed}) · "
+        f"d_model {s.d_model} · {s.heads} heads of {s.resolved_d_head}"
+    )
+
+
+def _points_control(scenario: Scenario) -> Control:
+    return Control("lesson_d_model", D_MODEL_CHOICES, scenario.d_model)
+
+
+def _points(scenario: Scenario, d_model: object) -> StepView:
+    toy = _toy(scenario, d_model=int(d_model))
+    run, spaces = data.run(toy), data.spaces(toy)
+    figure = before_figure(spaces.before, run.tokens, toy.focus)
+    return points_step(run.tokens, run.x, spaces.before, toy.focus, figure, _setting(toy))
+
+
+def _qkv_control(scenario: Scenario) -> Control:
+    heads = _toy(scenario).computation().heads
+    return Control("lesson_head", tuple(range(1, heads + 1)), 1)
+
+
+def _qkv(scenario: Scenario, head: object) -> StepView:
+    toy = _toy(scenario)
+    run, spaces = data.run(toy), data.spaces(toy)
+    h = int(head) - 1
+    one = HeadSpaces(spaces.before, [spaces.heads[h]])
+    figure = head_space_figure(one, run.tokens, run.trace.weights[h : h + 1], toy.focus, 1)
+    return qkv_step(run.tokens, run.trace, h, toy.focus, figure, _setting(toy))
+
+
+def _same_word(scenario: Scenario, kind: str) -> int:
+    """The sidebar's focus (on the sidebar source's tokens) as an index into the tokens
+    `kind` makes of the same sentence: the same word stays in focus."""
+    before = data.tokens(scenario.text, scenario.source, scenario.seed)
+    after = data.tokens(scenario.text, kind, scenario.seed)
+    return carry_focus(before.spans, scenario.focus, after.spans)
+
+
+def _real_setting(text: str, what: str) -> str:
+    sentence = text if len(text) <= 60 else text[:59] + "…"
+    return f"“{sentence}” · {what}"
+
+
+def _looks_control(scenario: Scenario) -> Control:
+    attentions = run_real(data.shown_text(scenario.text)).trace.attentions
+    varied = most_varied_layer(attentions, _same_word(scenario, "real"))
+    layers = tuple(range(1, len(attentions) + 1))
+    return Control("lesson_layer", layers, varied)
+
+
+def _looks(scenario: Scenario, layer: object) -> StepView:
+    real = dataclasses.replace(scenario, source="real", layer=int(layer))
+    run = data.run(real)
+    focus = _same_word(scenario, "real")
+    rows = run.trace.weights[:, focus, :]
+    names = [f"head {h + 1}" for h in range(rows.shape[0])]
+    figure = attention_grid(
+        rows[None],
+        names,
+        run.tokens,
+        titles=[f"where layer {layer}'s heads look from “{safe_label(run.tokens[focus])}”"],
+        columns=1,
+        query_side="head",
+        key_side="key token",
+        head_colors=False,
+        panel_px=420,
+    )
+    setting = _real_setting(data.shown_text(scenario.text), f"MiniLM layer {layer}, trained heads")
+    return looks_step(run.tokens, rows, focus, int(layer), figure, setting)
+
+
+def _two_targets_control(scenario: Scenario) -> Control:
+    tokens = data.run(_toy(scenario)).tokens
+    words = [i for i, t in enumerate(tokens) if any(c.isalnum() for c in t)] or [len(tokens) - 1]
+    labels = tuple(range(len(tokens)))
+    return Control("lesson_target", labels, words[-1], lambda i: f"{i} · {tokens[i]}")
+
+
+def _two_targets(scenario: Scenario, target: object) -> StepView:
+    toy = _toy(scenario)
+    run = data.run(toy)
+    a, b = 0, int(target)
+    if a == b:
+        a = 1 if len(run.tokens) > 1 else 0
+    result = why_heads.two_targets(run.x, toy.focus, a, b, toy.seed)
+    figure = two_target_figure(run.tokens, result)
+    return two_targets_step(
+        run.tokens,
+        toy.focus,
+        (a, b),
+        result.one_head_fetch,
+        result.two_heads_fetch,
+        toy.d_model,
+        figure,
+        _setting(toy),
+    )
+
+
+def _divisor_heads(d_model: int) -> tuple[int, ...]:
+    return tuple(h for h in range(2, 17) if d_model % h == 0) or (1,)
+
+
+def _cost_control(scenario: Scenario) -> Control:
+    options = _divisor_heads(scenario.d_model)
+    default = scenario.heads if scenario.heads in options else options[0]
+    return Control("lesson_cost_heads", options, default)
+
+
+def _cost(scenario: Scenario, heads: object) -> StepView:
+    toy = _toy(scenario, heads=int(heads), d_head=0, full=False)
+    n = len(data.run(toy).tokens)
+    layouts = compare_layouts(toy.d_model, toy.heads, n)
+    figure = cost_bars(layouts, n)
+    rows = [(row.label, row.cost.params, row.cost.macs) for row in layouts]
+    view = cost_step(rows, n, figure, _setting(toy))
+    facts = {**view.facts, "heads": toy.heads, "d_model": toy.d_model, "d_head": layouts[0].d_head}
+    return dataclasses.replace(view, facts=facts)
+
+
+def _slicing(scenario: Scenario, heads: object) -> StepView:
+    toy = _toy(scenario, heads=int(heads), d_head=0, full=False)
+    w_q = data.run(toy).mha.w_q
+    return slicing_step(own_slice_share(w_q), toy.d_model, slicing_figure(w_q), _setting(toy))
+
+
+def _residual_control(scenario: Scenario) -> Control:
+    return Control("lesson_depth", tuple(range(1, MAX_DEPTH + 1)), MAX_DEPTH)
+
+
+def _residual(scenario: Scenario, depth: object) -> StepView:
+    toy = _toy(scenario)
+    collapse = block_data.rank_collapse(toy, "pre")
+    variants = (collapse.labels, collapse.residual, collapse.feed_forward, collapse.distances)
+    curves = list(zip(*variants, strict=True))
+    figure = rank_collapse_figure(curves, int(depth))
+    setting = _setting(toy) + " · pre-LN stacks"
+    return residual_step(list(collapse.labels), collapse.distances, int(depth), figure, setting)
+
+
+def _real_heads(scenario: Scenario, _: object) -> StepView:
+    text = data.shown_text(scenario.text)
+    real = run_real(text)
+    layers, heads = real.trace.attentions.shape[:2]
+    role = ROLES[0]
+    figure = head_grid_figure(real.trace.attentions, real.trace.tokens)
+    setting = _real_setting(text, "MiniLM, all layers and heads as trained")
+    return real_heads_step(
+        len(real.trace.tokens), layers, heads, real.roles[role], role, figure, setting
+    )
+
+
+def _lecture_control(scenario: Scenario) -> Control:
+    return Control("lesson_fit_seed", tuple(range(10)), 0)
+
+
+@st.cache_data(
+    max_entries=10, ttl=PER_USER_TTL, show_spinner="Fitting the two heads (a fraction of a second)…"
+)
+def _lecture_fit(seed: int):
+    return lecture_picture(seed)
+
+
+def _lecture(scenario: Scenario, seed: object) -> StepView:
+    fit = _lecture_fit(int(seed))
+    tokens = list(fit.sentence.tokens)
+    query = tokens.index(QUERY)
+    targets = (tokens.index(TARGETS[0]), tokens.index(TARGETS[1]))
+    figure = lecture_figure(tokens, fit.sentence.embeddings, fit.trace, query)
+    setting = f"“{fit.sentence.text}” · d_model 2 · 2 heads of 2 · weights fitted from seed {seed}"
+    weights = fit.trace.weights[:, query]
+    return lecture_step(tokens, weights, query, targets, fit.description, figure, setting)
+
+
+def _distances(scenario: Scenario, _: object) -> StepView:
+    toy = _toy(scenario)
+    run = data.run(toy)
+    near = neighbours(run.x, run.trace, toy.focus)
+    figure = neighbour_order_chart(near.rank_corr, run.tokens[toy.focus])
+    return distances_step(run.tokens, run.x, run.trace, toy.focus, figure, _setting(toy))
+
+
+def _translation_control(scenario: Scenario) -> Control:
+    labels = tuple(range(len(EXAMPLES)))
+    return Control("lesson_example", labels, 1, lambda i: EXAMPLES[i].label)
+
+
+def _translation(scenario: Scenario, index: object) -> StepView:
+    example = EXAMPLES[int(index)]
+    trace = run_translation(example.english, example.german)
+    choice = choose_pronoun(trace)
+    figure = attention_grid(
+        trace.cross_weights,
+        list(trace.target_tokens),
+        list(trace.source_tokens),
+        titles=head_titles("cross"),
+        columns=2,
+        query_side="German: query",
+        key_side="English: key",
+        panel_px=260,
+    )
+    setting = f"{example.label} · hand-built encoder–decoder heads (not trained)"
+    return translation_step(
+        example.english,
+        YOU_FROM_SOURCE.name,
+        choice.weight_on_you,
+        choice.delivered,
+        choice.candidates,
+        tuple(w.text for w in YOU_PRONOUNS),
+        figure,
+        setting,
+    )
+
+
+def _no_control(scenario: Scenario) -> None:
+    return None
+
+
+_STEPS = {
+    "points": (_points_control, _points),
+    "qkv": (_qkv_control, _qkv),
+    "lecture": (_lecture_control, _lecture),
+    "looks": (_looks_control, _looks),
+    "distances": (_no_control, _distances),
+    "two_targets": (_two_targets_control, _two_targets),
+    "cost": (_cost_control, _cost),
+    "slicing": (_cost_control, _slicing),
+    "residual": (_residual_control, _residual),
+    "translation": (_translation_control, _translation),
+    "real_heads": (_no_control, _real_heads),
+}
+LESSON_STEPS = [LessonStep(text, *_STEPS[text.id]) for text in lesson_text()]

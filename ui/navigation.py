@@ -1,0 +1,48 @@
+"""The app's pages, in the order a lesson walks them, and the check that a run went
+through app.py (the entry point that sets the wide layout and the navigation).
+
+A `pages/` folder next to app.py puts Streamlit in its legacy multipage mode until some
+session calls st.navigation; in that mode the very first request for /head_spaces on a
+fresh server runs the page file alone. Streamlit documents that once any session calls
+st.navigation, the app ignores `pages/` for all sessions; so a page that finds it ran
+without app.py calls st.navigation with the app's own pages and reruns, and from then on
+every run goes through app.py.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+_ENTERED = "_ran_through_app_py"
+PAGES = (
+    ("pages/home.py", "Start here", ":material/school:"),
+    ("pages/lesson.py", "Lesson", ":material/co_present:"),
+    ("pages/head_spaces.py", "Head spaces", ":material/scatter_plot:"),
+    ("pages/attention_maps.py", "Attention maps", ":material/grid_on:"),
+    ("pages/why_heads.py", "Why several heads?", ":material/functions:"),
+    ("pages/real_model.py", "Inside a real model", ":material/neurology:"),
+    ("pages/block.py", "The block around attention", ":material/stacks:"),
+)
+
+
+def app_pages() -> list[st.Page]:
+    """st.Page objects for st.navigation, the start page first and default."""
+    return [
+        st.Page(path, title=title, icon=icon, default=index == 0)
+        for index, (path, title, icon) in enumerate(PAGES)
+    ]
+
+
+def mark_entry() -> None:
+    """Called by app.py on every run, just before it runs the page."""
+    st.session_state[_ENTERED] = True
+
+
+def ensure_entry() -> None:
+    """Called by every page first: when this run did not pass through app.py, register
+    the app's navigation (which makes Streamlit drop the legacy `pages/` mode) and rerun
+    through app.py. Otherwise consume the mark, so the next run checks again."""
+    if st.session_state.pop(_ENTERED, False):
+        return
+    st.navigation(app_pages(), position="hidden")
+    st.rerun()
