@@ -82,7 +82,7 @@ st.markdown(
     "(+1 = nearer always means higher score): “2-D” in the picture, “own” in the head's "
     "own space without the balancing coordinate."
 )
-pictures, maps = st.columns([3, 2]) if beside else (st.container(), st.container())
+pictures, maps = st.columns(2) if beside else (st.container(), st.container())
 with pictures:
     show_chart(
         head_space_figure(spaces, tokens, trace.weights, focus, columns=columns),

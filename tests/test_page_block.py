@@ -288,7 +288,11 @@ def test_text_quotes_the_residual_runs_value_at_depth_24(default_page):
         for c in traces(chart(default_page, "block_collapse"), "scatter")
     }
     text = " ".join(m.value for m in default_page.markdown)
-    assert f"still **{curves['attention, residual'][24]:.1e}**" in text
+    kept, lone = curves["attention, residual"], curves["attention, no residual"]
+    assert f"the distance is {kept[24]:.1e} at depth 24" in text
+    assert f"from {kept[0]:.2f} at depth 0" in text
+    floor = next(d for d, value in enumerate(lone) if value <= 1e-15)
+    assert f"at depth {floor}" in text
 
 
 def test_the_trained_model_section_shows_minilm_layer_by_layer():

@@ -135,7 +135,8 @@ def attention_grid_parts(
         bottom = panel.bottom
         layout[panel.xaxis].update(
             type="category",
-            tickangle=-60,
+            dtick=1,  # every token's label: Plotly would otherwise skip some when crowded
+            tickangle=-90 if len(panels) > 1 else -60,  # upright labels fit narrow panels
             tickfont=tick_font,
             showgrid=False,
             showticklabels=bottom,
@@ -143,6 +144,7 @@ def attention_grid_parts(
         )
         layout[panel.yaxis].update(
             type="category",
+            dtick=1,
             autorange="reversed",
             tickfont=tick_font,
             showgrid=False,

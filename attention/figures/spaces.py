@@ -35,12 +35,17 @@ LAYER_SCALE = "Viridis"  # colour-blind-safe order from embeddings (light) to la
 MAX_NAMED_TOKENS = 40  # the layer-path figure writes token names up to this many
 LABEL_ALL_UP_TO = 24  # more tokens than this: label only the focus and its top keys
 PLANE_AXIS = {"showticklabels": False, "zeroline": False, "showgrid": True, "gridcolor": "#EEEEEE"}
+# Top left, clear of Plotly's toolbar (top right). Entries get a fixed width: a PNG
+# export draws the text in a fallback font, wider than the page's web font the legend
+# was measured with, and would cut the last entry ("focus quer").
 TOP_LEGEND = {
     "orientation": "h",
+    "entrywidth": 120,
     "y": 0.99,
     "yanchor": "top",
-    "x": 1,
-    "xanchor": "right",
+    "x": 0.01,
+    "xanchor": "left",
+    "xref": "container",
     "yref": "container",
 }
 
@@ -63,7 +68,8 @@ def _plane_axes(layout: dict, panels: list[Panel]) -> None:
 
 
 def _points(xy: np.ndarray, **props) -> dict:
-    return {"type": "scatter", "x": xy[:, 0], "y": xy[:, 1], **props}
+    """A scatter trace of 2-D points; labels near an edge are drawn whole, not clipped."""
+    return {"type": "scatter", "x": xy[:, 0], "y": xy[:, 1], "cliponaxis": False, **props}
 
 
 def before_figure(before: Layout2D, tokens: list[str], focus: int) -> go.Figure:

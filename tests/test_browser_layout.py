@@ -1,0 +1,63 @@
+"""Grids stay readable as the heads multiply: in a real Chromium at 1440×900, the panel
+titles of every chart on the Head-spaces and Attention-maps pages never overlap, and
+every token label of the heatmap grids is drawn, none on top of another, at 8, 12 and
+16 heads."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.browser import screenshot, wait_until_drawn
+
+pytestmark = pytest.mark.browser
+TOKENS = 11  # the default sentence
+
+BOXES = """(selector) => Array.from(document.querySelectorAll('.js-plotly-plot')).map(plot =>
+    Array.from(plot.querySelectorAll(selector)).map(el => {
+        const r = el.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom, el.textContent,
+                el.parentElement.getAttribute('class')];
+    }).filter(b => b[2] > b[0] && b[4].trim()))"""
+
+
+def _overlaps(boxes: list[list], slack: float = 0.0) -> list[tuple[str, str]]:
+    """Pairs of boxes that overlap, each box first shrunk by `slack` of its size on every
+    side (a text box includes the font's empty ascent and descent)."""
+
+    def inner(box: list) -> tuple[float, float, float, float]:
+        dx, dy = (box[2] - box[0]) * slack, (box[3] - box[1]) * slack
+        return box[0] + dx, box[1] + dy, box[2] - dx, box[3] - dy
+
+    clashes = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            (a0, a1, a2, a3), (b0, b1, b2, b3) = inner(a), inner(b)
+            if a0 < b2 and b0 < a2 and a1 < b3 and b1 < a3:
+                clashes.append((a[4], b[4]))
+    return clashes
+
+
+@pytest.mark.parametrize("heads", [8, 12, 16])
+@pytest.mark.parametrize("page_name", ["head_spaces", "attention_maps"])
+def test_titles_and_token_labels_keep_their_room(app_url, chromium, page_name, heads):
+    context = chromium.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    page.goto(f"{app_url}/{page_name}?heads={heads}")
+    wait_until_drawn(page, min_charts=3)
+    page.wait_for_timeout(500)
+    for chart in page.evaluate(BOXES, ".annotation-text"):
+        assert not _overlaps(chart), _overlaps(chart)[:3]
+    grid_index = 3 if page_name == "head_spaces" else 0  # the all-heads heatmap grid
+    for axis in ("x", "y"):  # tick groups are classed "xtick", "x2tick", …, "ytick", …
+        labels = page.evaluate(BOXES, f'g[class^="{axis}"][class$="tick"]:not([class*="cb"]) text')[
+            grid_index
+        ]
+        shown = {label[4] for label in labels}
+        assert len(shown) == TOKENS, (axis, sorted(shown))
+        by_axis: dict[str, list] = {}
+        for label in labels:  # one group per axis ("x2tick", …)
+            by_axis.setdefault(label[5], []).append(label)
+        for group in by_axis.values():
+            assert not _overlaps(group, slack=0.2), _overlaps(group, slack=0.2)[:3]
+    screenshot(page, f"layout_{page_name}_{heads}_heads")
+    context.close()
