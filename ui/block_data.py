@@ -11,11 +11,12 @@ import numpy as np
 from attention.blocks import BlockTrace, EncoderBlock
 from attention.rank_collapse import MAX_DEPTH, collapse_runs, relative_pca
 from ui import data
+from ui.cache_policy import PER_USER_TTL
 from ui.data import cached_per_computation
 from ui.scenario import Scenario
 
 
-@cached_per_computation(max_entries=32, show_spinner=False)
+@cached_per_computation(ttl=PER_USER_TTL, max_entries=32, show_spinner=False)
 def block_trace(scenario: Scenario, norm: str, activation: str) -> BlockTrace:
     """The scenario's heads in an encoder block with a seeded feed-forward network; the
     attention the scenario's run already computed is reused where the block reads the
@@ -55,7 +56,9 @@ class CollapseResult:
         ]
 
 
-@cached_per_computation(max_entries=16, show_spinner="Stacking 24 layers four ways…")
+@cached_per_computation(
+    ttl=PER_USER_TTL, max_entries=16, show_spinner="Stacking 24 layers four ways…"
+)
 def rank_collapse(scenario: Scenario, norm: str) -> CollapseResult:
     """Four 24-layer stacks on the scenario's tokens (the depth slider only picks one)."""
     run = data.run(scenario)

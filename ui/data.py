@@ -25,6 +25,7 @@ from attention.head_spaces import HeadSpaces, head_spaces
 from attention.pretrained import ModelError
 from attention.toy import MAX_TOY_TOKENS, WordVectors, split_words, toy_inputs, word_spans
 from ui import why_heads
+from ui.cache_policy import PER_USER_TTL
 from ui.real_model import pretrained_model, run_real, vocabulary_embeddings
 from ui.scenario import DEFAULT_TEXT, Scenario
 
@@ -102,7 +103,7 @@ def shown_text(text: str) -> str:
     return text if text.strip() else DEFAULT_TEXT
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, ttl=PER_USER_TTL, show_spinner=False)
 def tokens(text: str, kind: str, seed: int = 0) -> Tokens:
     """The tokens a source makes of `text` (kind: toy, real or trained), without running
     any model: cheap enough for the sidebar's focus picker on every rerun."""
@@ -129,7 +130,7 @@ def _word_vectors() -> WordVectors | None:
     return lambda words, d_model: vocabulary.word_vectors(words, d_model)[0]
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=8, ttl=PER_USER_TTL, show_spinner=False)
 def toy_heads(d_model: int, heads: int, d_head: int, seed: int) -> MultiHeadAttention:
     """Seeded random heads: one object per configuration and server."""
     return MultiHeadAttention(d_model, heads, d_head, seed=seed, dtype=np.float64)
@@ -181,7 +182,7 @@ def _run_trained(s: Scenario) -> ScenarioRun:
 _RUNNERS = {"toy": _run_toy, "real": _run_real, "trained": _run_trained}
 
 
-@cached_per_computation(max_entries=64, show_spinner=False)
+@cached_per_computation(ttl=PER_USER_TTL, max_entries=64, show_spinner=False)
 def _run(scenario: Scenario) -> ScenarioRun:
     try:
         return _RUNNERS[scenario.source](scenario)
@@ -202,7 +203,7 @@ def run(scenario: Scenario) -> ScenarioRun:
     return result
 
 
-@cached_per_computation(max_entries=64, show_spinner=False)
+@cached_per_computation(ttl=PER_USER_TTL, max_entries=64, show_spinner=False)
 def spaces(scenario: Scenario) -> HeadSpaces:
     """Every head's 2-D pictures for the scenario (they do not depend on the focus)."""
     result = run(scenario)
@@ -219,7 +220,7 @@ class CrossRun:
     notices: tuple[str, ...]
 
 
-@cached_per_computation(max_entries=32, show_spinner=False)
+@cached_per_computation(ttl=PER_USER_TTL, max_entries=32, show_spinner=False)
 def cross_run(scenario: Scenario, query_text: str) -> CrossRun:
     """Queries from `query_text`, made the same way as the scenario's own points (the
     toy source's word vectors, or the real source's hidden states at the same layer),

@@ -43,6 +43,7 @@ from attention.translation import EXAMPLES, choose_pronoun, head_titles
 from attention.translation.heads import YOU_FROM_SOURCE
 from attention.translation.pronoun import YOU_PRONOUNS
 from ui import block_data, data, why_heads
+from ui.cache_policy import PER_USER_TTL
 from ui.lesson import Control, LessonStep
 from ui.real_model import run_real
 from ui.scenario import D_MODEL_CHOICES, Scenario, carry_focus
@@ -216,7 +217,9 @@ def _lecture_control(scenario: Scenario) -> Control:
     return Control("lesson_fit_seed", tuple(range(10)), 0)
 
 
-@st.cache_data(max_entries=10, show_spinner="Fitting the two heads (a fraction of a second)…")
+@st.cache_data(
+    max_entries=10, ttl=PER_USER_TTL, show_spinner="Fitting the two heads (a fraction of a second)…"
+)
 def _lecture_fit(seed: int):
     return lecture_picture(seed)
 

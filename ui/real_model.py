@@ -12,6 +12,7 @@ from attention.head_roles import role_scores
 from attention.pretrained import ModelTrace, PretrainedModel, load_pretrained
 from attention.pretrained.model import ResidualUpdates
 from attention.pretrained.vocabulary import VocabularyEmbeddings
+from ui.cache_policy import PER_USER_TTL
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ def vocabulary_embeddings() -> VocabularyEmbeddings:
 
 # cache_resource, not cache_data: at 512 tokens the attentions alone are 75 MB, which
 # cache_data would copy on every rerun. The arrays are made read-only before sharing.
-@st.cache_resource(max_entries=8, show_spinner="Running MiniLM on the sentence…")
+@st.cache_resource(max_entries=8, ttl=PER_USER_TTL, show_spinner="Running MiniLM on the sentence…")
 def run_real(text: str) -> RealRun:
     """Forward pass and role scores for `text` (ValueError for empty text)."""
     trace = pretrained_model().run(text)
@@ -47,7 +48,7 @@ def run_real(text: str) -> RealRun:
     return RealRun(trace, roles)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@st.cache_data(max_entries=8, ttl=PER_USER_TTL, show_spinner=False)
 def residual_updates(text: str) -> ResidualUpdates:
     """‖stream‖ and ‖update‖ for every layer, sublayer and token of `text`."""
     return pretrained_model().residual_updates(run_real(text).trace.hidden_states)

@@ -14,6 +14,7 @@ from attention.translation import (
     build_translation_model,
     head_titles,
 )
+from ui.cache_policy import PER_USER_TTL
 
 
 @st.cache_resource(show_spinner=False)
@@ -22,7 +23,7 @@ def translation_model() -> TranslationModel:
     return build_translation_model()
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=32, ttl=PER_USER_TTL, show_spinner=False)
 def run_translation(source: str, target: str) -> TranslationTrace:
     """The example on one sentence pair; ValueError with a readable message."""
     return translation_model().run(source, target)

@@ -26,6 +26,7 @@ from attention.experiments.training.train import (
     compare_variants,
 )
 from attention.experiments.two_targets import TwoTargetResult, fit_two_targets
+from ui.cache_policy import PER_USER_TTL
 
 POLL_SECONDS = 0.1
 OnProgress = Callable[[str, int, np.ndarray], None]  # variant label, steps done, losses
@@ -35,19 +36,19 @@ class TrainingCancelledError(Exception):
     """Raised inside a training run whose page was rerun or left before it finished."""
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, ttl=PER_USER_TTL, show_spinner=False)
 def two_targets(x: np.ndarray, query: int, a: int, b: int, seed: int) -> TwoTargetResult:
     """§2's fit for these token vectors, query and targets."""
     return fit_two_targets(x, query, (a, b), seed=seed)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_data(max_entries=64, ttl=PER_USER_TTL, show_spinner=False)
 def rank_limit(target: np.ndarray, d_model: int, penalty: float, seed: int) -> RankLimitResult:
     """§3's fits for d_head = 1 … n."""
     return fit_rank_limit(target, d_model=d_model, score_penalty=penalty, seed=seed)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=32, ttl=PER_USER_TTL, show_spinner=False)
 def _comparison(
     settings: tuple[tuple[str, object], ...],
     seed: int,

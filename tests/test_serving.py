@@ -1,0 +1,128 @@
+"""`make serve`-style startup end to end: two Streamlit workers behind nginx (serving.Cluster),
+on a tiny app whose download belongs to its session. Health through nginx, sessions that
+stick to one worker (page, websocket and /media/ download), a page in Chromium through
+nginx, and a killed worker's students reconnecting to the live one."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import urllib.error
+import urllib.request
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from harness.browser import READY, free_port
+from harness.streamlit_client import StreamlitTab
+from serving.cluster import Cluster
+from serving.nginx import ROUTE_COOKIE
+
+APP = Path(__file__).parent / "fixtures" / "serve_probe_app.py"
+TABS = 12  # sessions opened through nginx: both workers get some (all on one: p = 2^-11)
+
+
+@pytest.fixture(scope="module")
+def cluster(nginx, tmp_path_factory):
+    with Cluster(2, free_port(), tmp_path_factory.mktemp("serve"), app=APP) as running:
+        yield running
+
+
+def _get(url: str, cookie: str = "") -> tuple[int, bytes, str]:
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read(), response.headers.get("X-Upstream", "")
+    except urllib.error.HTTPError as error:
+        return error.code, b"", error.headers.get("X-Upstream", "")
+
+
+def _run(coroutine: Coroutine):
+    """asyncio.run in a thread of its own: Playwright's sync API keeps a loop in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def _open_tabs(url: str, n: int) -> list[StreamlitTab]:
+    async def run() -> list[StreamlitTab]:
+        tabs = [StreamlitTab(url, "") for _ in range(n)]
+        runs = await asyncio.gather(*(tab.open() for tab in tabs))
+        assert all(r.ok for r in runs), [r.status for r in runs]
+        await asyncio.gather(*(tab.close() for tab in tabs))
+        return tabs
+
+    return _run(run())
+
+
+def _route(tab: StreamlitTab) -> str:
+    return next(c.value for c in tab._cookies if c.name == ROUTE_COOKIE)
+
+
+def test_health_answers_through_nginx(cluster):
+    status, body, upstream = _get(cluster.url + "/_stcore/health")
+    assert (status, body) == (200, b"ok")
+    assert upstream in {f"127.0.0.1:{w.port}" for w in cluster.workers}
+
+
+def test_every_request_of_a_session_reaches_one_worker(cluster):
+    tabs = _open_tabs(cluster.url, TABS)
+    log = (cluster.run_dir / "access.log").read_text()
+    used = set()
+    for tab in tabs:
+        route = _route(tab)
+        upstreams = set(re.findall(rf"route={route} upstream=(\S+)", log))
+        requests = re.findall(rf'"GET (\S+) HTTP/1.1" \d+ \d+ route={route} ', log)
+        assert "/_stcore/stream" in requests and "/_stcore/host-config" in requests
+        assert upstreams == {tab.upstream}, (route, upstreams)
+        used |= upstreams
+    assert len(used) == 2, "both workers serve sessions"
+
+
+def test_a_download_is_served_by_the_worker_holding_the_session(cluster):
+    (tab,) = _open_tabs(cluster.url, 1)
+    _, button = tab.widget("download")
+    cookie = f"{ROUTE_COOKIE}={_route(tab)}"
+    status, body, upstream = _get(cluster.url + button.url, cookie)
+    assert status == 200 and re.fullmatch(rb"[0-9a-f]{32}", body)
+    assert upstream == tab.upstream
+    # The same URL asked of the other worker: it does not know the session's file.
+    for attempt in range(64):
+        other = f"{ROUTE_COOKIE}=probe{attempt}"
+        if _get(cluster.url + "/_stcore/health", other)[2] != tab.upstream:
+            break
+    status, _, upstream = _get(cluster.url + button.url, other)
+    assert upstream != tab.upstream and status == 404
+
+
+@pytest.mark.browser
+def test_the_page_and_its_download_work_in_chromium_through_nginx(cluster, page):
+    page.goto(cluster.url)
+    page.wait_for_selector(READY)
+    token = page.get_by_test_id("stCode").inner_text().strip()
+    with page.expect_download() as download:
+        page.get_by_test_id("stDownloadButton").locator("button").click()
+    assert Path(download.value.path()).read_text() == token
+
+
+def test_a_killed_workers_student_reconnects_to_the_live_one(cluster):
+    async def run() -> None:
+        tab = StreamlitTab(cluster.url, "")
+        assert (await tab.open()).ok
+        victim = next(w for w in cluster.workers if f"127.0.0.1:{w.port}" == tab.upstream)
+        victim.proc.send_signal(signal.SIGKILL)
+        victim.proc.wait()
+        for _ in range(100):  # the socket closes when the process dies
+            if not tab.connected:
+                break
+            await asyncio.sleep(0.05)
+        await tab.reconnect()
+        run = await tab.rerun()
+        await tab.close()
+        assert run.ok and run.elements.count("download_button") == 1
+        assert tab.upstream != f"127.0.0.1:{victim.port}"
+
+    _run(run())
+    assert any("exited" in event for event in cluster.check())
