@@ -26,7 +26,7 @@ from ui import block_data
 from ui.charts import show_chart
 from ui.data import ScenarioRun
 from ui.markdown import literal
-from ui.real_model import residual_updates, run_real
+from ui.real_model import run_real
 from ui.scenario import DEFAULT_TEXT, Scenario
 from ui.sidebar import scenario_sidebar
 
@@ -174,11 +174,10 @@ def in_a_trained_model(text: str) -> None:
     st.subheader("The same, measured in a trained model")
     try:
         real = run_real(text).trace
-        updates = residual_updates(text)
     except ModelError as error:
         st.info(f"MiniLM is not available here, so this part is left out. {error}")
         return
-    medians = np.median(updates.ratios, axis=-1)
+    medians = np.median(real.update_ratios, axis=-1)
     st.markdown(
         f"MiniLM on your sentence ({len(real.tokens)} WordPiece tokens), 6 post-LN layers. "
         f"Attention's median nudge ranges from {medians[:, 0].min():.2f} to "
@@ -186,7 +185,7 @@ def in_a_trained_model(text: str) -> None:
         f"{medians[:, 1].min():.2f} to {medians[:, 1].max():.2f}: every layer adds a "
         "fraction of what is already there, and the tokens move a step at a time."
     )
-    show_chart(layer_ratio_figure(updates.ratios), key="block_real_ratios")
+    show_chart(layer_ratio_figure(real.update_ratios), key="block_real_ratios")
     st.markdown("Each token's path through the layers, all seven hidden states in one PCA:")
     show_chart(layer_path_figure(real.hidden_states, real.tokens), key="block_real_paths")
 
