@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attention.cost import AttentionCost, attention_cost
+from attention.linear import rows_times
 from attention.validation import (
     check_array,
     check_positive_float,
@@ -244,14 +245,14 @@ class MultiHeadAttention:
         head_scale = _head_scale(head_mask, (*batch, h), self.dtype)
 
         if context is None:
-            qkv = x @ self._w_qkv
+            qkv = rows_times(x, self._w_qkv)
             if self.bias:
                 qkv += self._b_qkv
             qkv = qkv.reshape(*x.shape[:-1], 3, h, d_head)
             q, k, v = (qkv[..., i, :, :] for i in range(3))
         else:
-            q = x @ self._w_qkv[:, :width]
-            kv = context @ self._w_qkv[:, width:]
+            q = rows_times(x, self._w_qkv[:, :width])
+            kv = rows_times(context, self._w_qkv[:, width:])
             if self.bias:
                 q += self._b_qkv[:width]
                 kv += self._b_qkv[width:]
@@ -285,7 +286,7 @@ class MultiHeadAttention:
         if head_scale is not None:
             concat *= head_scale[..., None, :, None]  # (..., n_q, h, d_head)
         concat = concat.reshape(*concat.shape[:-2], width)
-        output = concat @ self.w_o
+        output = rows_times(concat, self.w_o)
         if self.bias:
             output += self._b_o
         return AttentionTrace(q, k, v, scores, weights, heads, concat, output, allowed)
