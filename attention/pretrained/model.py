@@ -131,27 +131,39 @@ class PretrainedModel:
     def run_layers(
         self, x: np.ndarray, first_layer: int = 0, head_mask: np.ndarray | None = None
     ) -> np.ndarray:
-        """The last hidden state from `x` = hidden state `first_layer` (..., n, d_model)
-        through the layers from `first_layer` on, and nothing else (for ablations, which
-        re-run only what a switched-off head changes). `head_mask` (..., layers, heads)
-        holds one mask per batch element; its rows before `first_layer` are not used."""
+        """Hidden states first_layer + 1 … layers, (layers - first_layer, ..., n, d_model),
+        from `x` = hidden state `first_layer` (..., n, d_model), and nothing else: for
+        ablations, which re-run only the layers a switched-off head changes. `head_mask`
+        (..., layers, heads) may hold one mask per batch element; rows before
+        `first_layer` are not used."""
+        if not 0 <= first_layer < self.config.layers:
+            raise ValueError(
+                f"first_layer must be from 0 to {self.config.layers - 1}; got {first_layer!r}."
+            )
         scale = self._head_scale(head_mask, batched=True)
+        states = []
         for index in range(first_layer, self.config.layers):
-            x = self._blocks[index](x, head_mask=None if scale is None else scale[..., index, :])
-            x = x.output
-        return x
+            layer_scale = None if scale is None else scale[..., index, :]
+            x = self._blocks[index](x, head_mask=layer_scale).output
+            states.append(x)
+        return np.stack(states)
 
-    def _head_scale(self, head_mask: np.ndarray | None, batched: bool = False) -> np.ndarray | None:
-        """`head_mask` checked against (layers, heads) (with leading batch dimensions
-        when `batched`) as float32, or None when it switches nothing off."""
-        if head_mask is None:
-            return None
+    def check_head_mask(self, head_mask: np.ndarray, batched: bool = False) -> np.ndarray:
+        """`head_mask` as a float32 copy after checking it: shape (layers, heads) (with
+        leading batch dimensions when `batched`), values 0/1 or in between. ValueError
+        names the expected shape."""
         expected = (self.config.layers, self.config.heads)
         described = f"{'(..., ' if batched else '('}layers, heads) = {expected}"
         shape = np.shape(head_mask)
         if (shape[-2:] if batched else shape) != expected:
             raise ValueError(f"head_mask must have shape {described}; got shape {shape}.")
-        scale = check_unit_interval("head_mask", head_mask, described, np.float32)
+        return check_unit_interval("head_mask", head_mask, described, np.float32)
+
+    def _head_scale(self, head_mask: np.ndarray | None, batched: bool = False) -> np.ndarray | None:
+        """The checked mask, or None when it switches nothing off."""
+        if head_mask is None:
+            return None
+        scale = self.check_head_mask(head_mask, batched)
         return None if np.all(scale == 1) else scale
 
     def attention_layer(self, layer: int) -> MultiHeadAttention:
