@@ -64,51 +64,85 @@ class AccuracyScore:
 
 
 class MaskedRuns:
-    """A score's sentences run under a head mask that may change: every sentence's hidden
-    states are kept, so a new mask re-runs only the layers from the first one it changes."""
+    """A score's sentences run under a head mask that may change. Sentences with the same
+    number of tokens are stacked into one batch (no padding, so nothing changes but the
+    speed), and every hidden state is kept, so a new mask re-runs only the layers from
+    the first one it changes."""
 
     def __init__(self, model: PretrainedModel, texts: Sequence[str]) -> None:
         self.model = model
         self.mask = np.ones((model.config.layers, model.config.heads), np.float32)
-        self._states = [model.run(text).hidden_states for text in texts]
+        states = [model.run(text).hidden_states for text in texts]
+        self._count = len(states)
+        by_length: dict[int, list[int]] = {}
+        for index, hidden in enumerate(states):
+            by_length.setdefault(hidden.shape[1], []).append(index)
+        # (positions in `texts`, hidden states (sentences, layers + 1, n, d_model))
+        self._groups = [
+            (np.array(indices), np.stack([states[i] for i in indices]))
+            for indices in by_length.values()
+        ]
 
     def embeddings(self) -> np.ndarray:
         """(sentences, d) unit sentence embeddings under the current mask."""
-        return np.stack([sentence_embedding(states[-1]) for states in self._states])
+        out = np.empty((self._count, self.model.config.d_model), np.float32)
+        for indices, states in self._groups:
+            out[indices] = sentence_embedding(states[:, -1])
+        return out
 
     def set_mask(self, head_mask: np.ndarray, progress: Progress | None = None) -> None:
         """Switch to `head_mask` (layers, heads), re-running what it changes."""
         mask = self.model.check_head_mask(head_mask)  # a checked copy
         changed = np.flatnonzero((mask != self.mask).any(axis=1))
+        done = 0
         if changed.size:
             first = int(changed[0])
-            for done, states in enumerate(self._states, 1):
-                states[first + 1 :] = self.model.run_layers(states[first], first, mask)
-                if progress:
-                    progress(done, len(self._states))
+            for indices, states in self._groups:
+                for part in _chunks(len(indices), states.shape[2], self.model.config.heads):
+                    rerun = self.model.run_layers(states[part, first], first, mask)
+                    states[part, first + 1 :] = np.moveaxis(rerun, 0, 1)
+                    done += part.stop - part.start
+                    if progress:
+                        progress(done, self._count)
         self.mask = mask
 
     def ablated(self, heads: np.ndarray, progress: Progress | None = None) -> np.ndarray:
         """(layers, heads, sentences, d) embeddings with each head where `heads` (layers,
-        heads; bool) is True switched off on top of the current mask; elsewhere the
-        current embeddings. One batch per layer and sentence."""
+        heads; bool) is True switched off on top of the current mask (elsewhere the
+        current embeddings). For layer l, every (head, sentence) pair of a length group
+        runs as one batch through layers l…; progress counts sentence-layer passes."""
         layers, n_heads = self.mask.shape
         current = self.embeddings()
         out = np.broadcast_to(current, (layers, n_heads, *current.shape)).copy()
-        total, done = layers * len(self._states), 0
+        passes = sum(int(heads[layer].sum()) * (layers - layer) for layer in range(layers))
+        total, done = passes * self._count, 0
         for layer in range(layers):
             chosen = np.flatnonzero(heads[layer])
             masks = np.repeat(self.mask[None], len(chosen), axis=0)
             masks[np.arange(len(chosen)), layer, chosen] = 0.0
-            for index, states in enumerate(self._states):
-                if chosen.size:
-                    batch = np.repeat(states[layer][None], len(chosen), axis=0)
-                    last = self.model.run_layers(batch, layer, masks)[-1]
-                    out[layer, chosen, index] = sentence_embedding(last)
-                done += 1
-                if progress:
-                    progress(done, total)
+            for indices, states in self._groups:
+                # pairs (head k of `chosen`, sentence s of the group), head-major
+                pair_head = np.repeat(np.arange(len(chosen)), len(indices))
+                pair_sentence = np.tile(np.arange(len(indices)), len(chosen))
+                for part in _chunks(len(pair_head), states.shape[2], n_heads):
+                    k, sentence = pair_head[part], pair_sentence[part]
+                    last = self.model.run_layers(states[sentence, layer], layer, masks[k])[-1]
+                    out[layer, chosen[k], indices[sentence]] = sentence_embedding(last)
+                    done += len(k) * (layers - layer)
+                    if progress:
+                        progress(done, total)
         return out
+
+
+_MAP_ELEMENTS = 1 << 24  # attention scores in one batch: 64 MB of float32
+_TOKENS = 1024  # token rows in one batch: its feed-forward layer holds 6 MB
+
+
+def _chunks(batch: int, n_tokens: int, heads: int) -> list[slice]:
+    """Slices of a batch of `batch` sequences of `n_tokens`, small enough to keep each
+    chunk's memory bounded (its attention maps and its token rows)."""
+    size = max(1, min(_MAP_ELEMENTS // (heads * n_tokens * n_tokens), _TOKENS // n_tokens))
+    return [slice(start, min(start + size, batch)) for start in range(0, batch, size)]
 
 
 def head_importance(
