@@ -276,3 +276,17 @@ def test_bad_learned_norms_are_refused(norm, norms, piece):
     with pytest.raises(ValueError, match="norms") as info:
         EncoderBlock(base.self_attention, base.feed_forward, norm=norm, norms=norms)
     assert piece in str(info.value)
+
+
+def test_decoder_block_takes_one_learned_norm_per_sublayer():
+    base = DecoderBlock.random(8, 2, seed=1, dtype=np.float64)
+    norms = [LayerNorm.from_weights(np.full(8, 2.0), np.zeros(8), eps=1e-12) for _ in range(3)]
+    block = DecoderBlock(
+        base.self_attention, base.cross_attention, base.feed_forward, norm="post", norms=norms
+    )
+    x, memory = rng(3).normal(size=(4, 8)), rng(4).normal(size=(5, 8))
+    # gain 2, bias 0: every post-LN output is twice the plain normalised stream
+    out = block(x, memory).output
+    np.testing.assert_allclose(out, 2 * reference_layer_norm(out / 2, 1e-12), atol=1e-10)
+    with pytest.raises(ValueError, match="3, one per sublayer"):
+        DecoderBlock(base.self_attention, base.cross_attention, base.feed_forward, norms=norms[:2])
