@@ -91,19 +91,21 @@ class MaskedRuns:
         return out
 
     def set_mask(self, head_mask: np.ndarray, progress: Progress | None = None) -> None:
-        """Switch to `head_mask` (layers, heads), re-running what it changes."""
+        """Switch to `head_mask` (layers, heads), re-running what it changes; progress
+        counts sentence-layer passes."""
         mask = self.model.check_head_mask(head_mask)  # a checked copy
         changed = np.flatnonzero((mask != self.mask).any(axis=1))
-        done = 0
         if changed.size:
             first = int(changed[0])
+            layers_run = self.model.config.layers - first
+            done = 0
             for indices, states in self._groups:
                 for part in _chunks(len(indices), states.shape[2], self.model.config.heads):
                     rerun = self.model.run_layers(states[part, first], first, mask)
                     states[part, first + 1 :] = np.moveaxis(rerun, 0, 1)
-                    done += part.stop - part.start
+                    done += (part.stop - part.start) * layers_run
                     if progress:
-                        progress(done, self._count)
+                        progress(done, self._count * layers_run)
         self.mask = mask
 
     def ablated(self, heads: np.ndarray, progress: Progress | None = None) -> np.ndarray:

@@ -5,7 +5,7 @@ head per layer, and follow a named score; the same for random orders as the base
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +30,26 @@ class PruningCurve:
         return int(self.removed[fallen[0] - 1] if fallen.size else self.removed[-1])
 
 
+@dataclass(frozen=True)
+class CurveBand:
+    """Several curves over the same points (random orders): their spread per point."""
+
+    removed: np.ndarray  # (points,)
+    low: np.ndarray  # (points,) lowest score
+    median: np.ndarray
+    high: np.ndarray
+
+
+def curve_band(curves: Sequence[PruningCurve]) -> CurveBand:
+    """Lowest, median and highest score at each number of heads removed."""
+    lengths = {len(curve.scores) for curve in curves}
+    if len(lengths) != 1:
+        raise ValueError(f"curves must all have the same points; got lengths {sorted(lengths)}.")
+    scores = np.stack([curve.scores for curve in curves])
+    low, median, high = np.percentile(scores, [0, 50, 100], axis=0)
+    return CurveBand(curves[0].removed, low, median, high)
+
+
 def removable(mask: np.ndarray) -> np.ndarray:
     """(layers, heads) bool: heads still on in a layer that has more than one on."""
     on = mask > 0
@@ -49,8 +69,8 @@ def prune_by_importance(
     reference = runs.embeddings()
     layers, heads = runs.mask.shape
     steps = layers * (heads - 1)
-    rounds = math.ceil(steps / rescore_every)
-    tracker = _Tracker(progress, rounds * layers * len(score.texts) + steps * len(score.texts))
+    heads_on = [layers * heads - r * rescore_every for r in range(math.ceil(steps / rescore_every))]
+    tracker = _Tracker(progress, _passes(layers, len(score.texts), sum(heads_on) + steps))
 
     def next_order() -> list[tuple[int, int]]:
         candidates = removable(runs.mask)
@@ -73,7 +93,9 @@ def prune_by_importance(
                     taken += 1
                     yield head
 
-    return _curve(runs, score, reference, choose(), tracker)
+    curve = _curve(runs, score, reference, choose(), tracker)
+    tracker.finish()
+    return curve
 
 
 def prune_in_random_order(
@@ -88,7 +110,8 @@ def prune_in_random_order(
     runs = MaskedRuns(model, score.texts)
     reference = runs.embeddings()
     layers, heads = runs.mask.shape
-    tracker = _Tracker(progress, len(seeds) * layers * (heads - 1) * len(score.texts))
+    steps = layers * (heads - 1)
+    tracker = _Tracker(progress, _passes(layers, len(score.texts), len(seeds) * steps))
     curves = []
     for seed in seeds:
         order = np.random.default_rng(seed).permutation(layers * heads)
@@ -101,6 +124,7 @@ def prune_in_random_order(
                     yield head
 
         curves.append(_curve(runs, score, reference, choose(), tracker))
+    tracker.finish()
     return curves
 
 
@@ -124,19 +148,31 @@ def _curve(
     return PruningCurve(score.name, np.arange(len(scores)), np.array(scores), tuple(order))
 
 
+def _passes(layers: int, sentences: int, head_runs: int) -> int:
+    """Sentence-layer passes of `head_runs` runs from a head's layer on, estimated with
+    the heads spread evenly over the layers (on average (layers + 1) / 2 layers each)."""
+    return math.ceil(head_runs * sentences * (layers + 1) / 2)
+
+
 class _Tracker:
-    """Adds up the (done, total) reports of successive steps into one progress count."""
+    """One progress count over successive steps that each report their own (done,
+    total); the total is an estimate, so `finish` reports completion."""
 
     def __init__(self, progress: Progress | None, total: int) -> None:
-        self._progress, self._total, self._before = progress, total, 0
+        self._progress, self._total, self._before = progress, max(1, total), 0
 
     def part(self) -> Progress | None:
+        """A callback for the next step; its counts add to those of the steps before."""
         if self._progress is None:
             return None
         start = self._before
 
         def report(done: int, total: int) -> None:
             self._before = start + done
-            self._progress(min(self._before, self._total), self._total)
+            self._progress(min(self._before, self._total - 1), self._total)
 
         return report
+
+    def finish(self) -> None:
+        if self._progress is not None:
+            self._progress(self._total, self._total)

@@ -14,7 +14,12 @@ from attention.paraphrase import ParaphraseTask, Triplet
 from attention.pretrained import PretrainedModel, load_pretrained
 from attention.pretrained.config import ModelConfig
 from attention.pretrained.tokenizer import WordPieceTokenizer
-from attention.pruning import PruningCurve, prune_by_importance, prune_in_random_order
+from attention.pruning import (
+    PruningCurve,
+    curve_band,
+    prune_by_importance,
+    prune_in_random_order,
+)
 from tests.test_pretrained import package_dir
 
 LAYERS, HEADS, D_HEAD = 2, 3, 4
@@ -189,6 +194,20 @@ def test_heads_removable_reads_the_first_big_drop():
     assert curve.heads_removable(0.2) == 5
     exactly = PruningCurve("accuracy", np.arange(3), np.array([0.8, 0.78, 0.75]), ())
     assert exactly.heads_removable(0.05) == 1  # a drop of exactly 5 points counts
+
+
+def test_curve_band_spans_the_curves():
+    removed = np.arange(3)
+    curves = [
+        PruningCurve("s", removed, np.array(scores), ())
+        for scores in ([1.0, 0.9, 0.5], [1.0, 0.7, 0.6], [1.0, 0.8, 0.4])
+    ]
+    band = curve_band(curves)
+    np.testing.assert_array_equal(band.low, [1.0, 0.7, 0.4])
+    np.testing.assert_array_equal(band.median, [1.0, 0.8, 0.5])
+    np.testing.assert_array_equal(band.high, [1.0, 0.9, 0.6])
+    with pytest.raises(ValueError, match="same points"):
+        curve_band([curves[0], PruningCurve("s", removed[:2], np.ones(2), ())])
 
 
 def test_pruning_progress_reaches_its_total(tiny):
