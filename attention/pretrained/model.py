@@ -116,6 +116,7 @@ class PretrainedModel:
                 stream_norms[index, sublayer] = step.stream_norms
                 update_norms[index, sublayer] = step.update_norms
             hidden[index + 1] = x = trace.output
+            del trace, attention, step  # free this layer's intermediates before the next
         return ModelTrace(
             tokens=tokenized.tokens,
             token_ids=tokenized.ids,
