@@ -15,10 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from attention.cost import AttentionCost, attention_cost
+from attention.linear import rows_times
 from attention.validation import (
     check_array,
     check_positive_float,
     check_tokens,
+    check_unit_interval,
     resolve_d_head,
 )
 
@@ -218,9 +220,17 @@ class MultiHeadAttention:
         mask: np.ndarray | None = None,
         causal: bool = False,
         temperature: float = 1.0,
+        head_mask: np.ndarray | None = None,
     ) -> AttentionTrace:
         """Run attention of x (..., n_q, d_model) over context (..., n_k, d_model),
-        or over x itself when context is None."""
+        or over x itself when context is None.
+
+        `head_mask` (bool, or numbers in [0, 1]; broadcastable to (..., n_heads)) scales
+        each head's output, its weighted sum of values, before W_O: 0 switches a head off
+        (its block of `heads` and `concat` is zeros, exactly what multiplying its weights
+        by 0 would give), while `weights` still holds the map the head computed. None or
+        all ones changes nothing, bit for bit.
+        """
         x = self._as_input("x", x)
         temperature = check_positive_float("temperature", temperature)
         h, d_head, width = self.n_heads, self.d_head, self.n_heads * self.d_head
@@ -232,16 +242,17 @@ class MultiHeadAttention:
             batch = _broadcast_batch(x.shape[:-2], context.shape[:-2])
         n_q = x.shape[-2]
         allowed = _allowed(mask, causal, (*batch, h, n_q, n_k))
+        head_scale = _head_scale(head_mask, (*batch, h), self.dtype)
 
         if context is None:
-            qkv = x @ self._w_qkv
+            qkv = rows_times(x, self._w_qkv)
             if self.bias:
                 qkv += self._b_qkv
             qkv = qkv.reshape(*x.shape[:-1], 3, h, d_head)
             q, k, v = (qkv[..., i, :, :] for i in range(3))
         else:
-            q = x @ self._w_qkv[:, :width]
-            kv = context @ self._w_qkv[:, width:]
+            q = rows_times(x, self._w_qkv[:, :width])
+            kv = rows_times(context, self._w_qkv[:, width:])
             if self.bias:
                 q += self._b_qkv[:width]
                 kv += self._b_qkv[width:]
@@ -272,8 +283,10 @@ class MultiHeadAttention:
                 np.matmul(q_all[i], k_all[i], out=scores[i])
                 masked_softmax(scores[i], None if mask_all is None else mask_all[i], weights[i])
                 np.matmul(weights[i], v_all[i], out=heads[i])
+        if head_scale is not None:
+            concat *= head_scale[..., None, :, None]  # (..., n_q, h, d_head)
         concat = concat.reshape(*concat.shape[:-2], width)
-        output = concat @ self.w_o
+        output = rows_times(concat, self.w_o)
         if self.bias:
             output += self._b_o
         return AttentionTrace(q, k, v, scores, weights, heads, concat, output, allowed)
@@ -309,6 +322,26 @@ def _allowed(
         tri = causal_mask(weights_shape[-2], weights_shape[-1])
         allowed = tri if allowed is None else allowed & tri
     return allowed
+
+
+def _head_scale(
+    head_mask: np.ndarray | None, shape: tuple[int, ...], dtype: type
+) -> np.ndarray | None:
+    """`head_mask` checked (values in [0, 1], broadcastable to `shape` = (..., n_heads))
+    and cast to `dtype`; None when it would change nothing (None or all ones)."""
+    if head_mask is None:
+        return None
+    mask_shape = np.shape(head_mask)
+    try:
+        fits = np.broadcast_shapes(mask_shape, shape) == shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(
+            f"head_mask must be broadcastable to {shape} (..., n_heads); got shape {mask_shape}."
+        )
+    scale = check_unit_interval("head_mask", head_mask, f"{shape} (..., n_heads)", dtype)
+    return None if np.all(scale == 1) else scale
 
 
 def _broadcast_batch(x_batch: tuple[int, ...], c_batch: tuple[int, ...]) -> tuple[int, ...]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import erf as scipy_erf
 
+from attention.linear import rows_times
 from attention.validation import (
     check_array,
     check_positive_float,
@@ -170,9 +171,12 @@ class FeedForward:
 
     def __call__(self, x: np.ndarray) -> FeedForwardTrace:
         x = check_tokens("x", x, self.d_model, self.w_1.dtype)
-        pre_activation = x @ self.w_1 + self.b_1
+        pre_activation = rows_times(x, self.w_1)
+        pre_activation += self.b_1
         hidden = gelu(pre_activation) if self.activation == "gelu" else relu(pre_activation)
-        return FeedForwardTrace(pre_activation, hidden, hidden @ self.w_2 + self.b_2)
+        output = rows_times(hidden, self.w_2)
+        output += self.b_2
+        return FeedForwardTrace(pre_activation, hidden, output)
 
     def __repr__(self) -> str:
         return (

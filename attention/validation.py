@@ -77,3 +77,21 @@ def check_tokens(name: str, value: object, d_model: int, dtype: type) -> np.ndar
         )
     check_finite_array(name, array)
     return array
+
+
+def check_unit_interval(name: str, value: object, shape: str, dtype: type) -> np.ndarray:
+    """`value` (booleans or numbers, each in [0, 1]) as an array of `dtype`; `shape`
+    describes the expected shape for the error message."""
+    array = np.asarray(value)
+    if array.dtype.kind not in "biuf":
+        raise ValueError(
+            f"{name} must be a {shape} array of booleans or numbers in [0, 1]; "
+            f"got dtype {array.dtype}."
+        )
+    array = array.astype(dtype)
+    if not np.all((array >= 0) & (array <= 1)):  # also refuses NaN
+        raise ValueError(
+            f"{name} ({shape}) must hold values in [0, 1]; got values from "
+            f"{array.min()} to {array.max()}."
+        )
+    return array

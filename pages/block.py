@@ -22,7 +22,7 @@ from ui import block_data, data
 from ui.charts import show_chart
 from ui.data import ScenarioRun
 from ui.markdown import literal
-from ui.real_model import residual_updates, run_real
+from ui.real_model import run_real
 from ui.scenario import Scenario
 from ui.sidebar import scenario_run, scenario_sidebar
 from ui.translation import run_translation
@@ -174,19 +174,21 @@ def in_a_trained_model(text: str) -> None:
     st.subheader("The same, measured in a trained model")
     try:
         real = run_real(text).trace
-        updates = residual_updates(text)
     except ModelError as error:
         st.info(f"MiniLM is not available here, so this part is left out. {error}")
         return
-    medians = median_over_tokens(updates.ratios)
+    medians = median_over_tokens(real.update_ratios)
     st.markdown(
         f"MiniLM on your sentence ({len(real.tokens)} WordPiece tokens), {len(medians)} "
         f"post-LN layers. Attention's median update ranges from {medians[:, 0].min():.2f} to "
         f"{medians[:, 0].max():.2f} of the stream, the feed-forward's from "
         f"{medians[:, 1].min():.2f} to {medians[:, 1].max():.2f}. " + size_sentence(medians)
     )
-    show_chart(layer_ratio_figure(updates.ratios), key="block_real_ratios")
-    st.markdown("Each token's path through the layers, all seven hidden states in one PCA:")
+    show_chart(layer_ratio_figure(real.update_ratios), key="block_real_ratios")
+    st.markdown(
+        f"Each token's path through the layers, all {len(real.hidden_states)} hidden states in "
+        "one PCA:"
+    )
     show_chart(layer_path_figure(real.hidden_states, real.tokens), key="block_real_paths")
 
 

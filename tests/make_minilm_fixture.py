@@ -1,6 +1,7 @@
-"""Write tests/fixtures/minilm_reference.npz: transformers' tokens, attentions and hidden
-states for a few varied sentences, so the tests can check the NumPy forward pass with
-NumPy alone. Run by hand (needs torch and transformers):
+"""Write tests/fixtures/minilm_reference.npz: transformers' tokens, attentions, hidden
+states and sublayer update sizes, and sentence-transformers' sentence embeddings, for a
+few varied sentences, so the tests can check the NumPy forward pass with NumPy alone.
+Run by hand (needs torch, transformers and sentence-transformers; no network):
 
     python -m tests.make_minilm_fixture
 """
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.minilm_reference import library_versions, reference_run
+from tests.minilm_reference import library_versions, reference_embeddings, reference_run
 
 FIXTURE = Path(__file__).parent / "fixtures" / "minilm_reference.npz"
 SENTENCES = [
@@ -35,12 +36,15 @@ def model_dir() -> Path:
 def main() -> None:
     directory = model_dir()
     arrays: dict[str, np.ndarray] = {"texts": np.array(SENTENCES)}
+    embeddings = reference_embeddings(directory, SENTENCES)
     for i, result in enumerate(reference_run(directory, SENTENCES)):
         arrays[f"tokens_{i}"] = np.array(result["tokens"])
         arrays[f"ids_{i}"] = result["ids"].astype(np.int32)
         arrays[f"attentions_{i}"] = result["attentions"].astype(np.float32)
         arrays[f"hidden_states_{i}"] = result["hidden_states"].astype(np.float32)
-        arrays[f"sentence_embedding_{i}"] = result["sentence_embedding"].astype(np.float32)
+        arrays[f"stream_norms_{i}"] = result["stream_norms"].astype(np.float32)
+        arrays[f"update_norms_{i}"] = result["update_norms"].astype(np.float32)
+        arrays[f"sentence_embedding_{i}"] = embeddings[i].astype(np.float32)
     weights_sha = hashlib.sha256((directory / "model.safetensors").read_bytes()).hexdigest()
     provenance = {**library_versions(), "model.safetensors sha256": weights_sha}
     arrays["provenance"] = np.array(json.dumps(provenance))

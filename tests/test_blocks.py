@@ -15,6 +15,7 @@ from attention.blocks import (
     SELF_ATTENTION,
     DecoderBlock,
     EncoderBlock,
+    update_ratios,
 )
 from attention.layers import FeedForward, LayerNorm, gelu
 from tests.reference_block import (
@@ -228,3 +229,64 @@ def test_block_around_existing_heads_keeps_them_and_draws_its_own_ffn():
     assert wrapped.feed_forward.w_1.dtype == np.float64
     # not FeedForward(seed=0), whose draws would mirror MultiHeadAttention(seed=0)'s
     assert not np.allclose(wrapped.feed_forward.w_1, FeedForward(8, 16, seed=0).w_1)
+
+
+def test_update_ratios_divide_and_give_zero_for_an_empty_stream():
+    update = np.array([[3.0, 2.0, 0.0], [1.0, 0.0, 5.0]])
+    stream = np.array([[6.0, 0.0, 4.0], [0.5, 0.0, 2.0]])
+    ratios = update_ratios(update, stream)
+    np.testing.assert_array_equal(ratios, [[0.5, 0.0, 0.0], [2.0, 0.0, 2.5]])
+    assert np.isfinite(ratios).all()
+    assert update_ratios(update.astype(np.float32), stream.astype(np.float32)).dtype == np.float32
+
+
+def test_block_with_learned_norms_uses_their_gain_bias_and_eps():
+    """Post-LN with given LayerNorms against the reference sublayers, gain and bias applied
+    by hand: LN(x + update) · gain + bias, with each norm's own eps."""
+    base = EncoderBlock.random(8, 2, d_ff=12, seed=4, dtype=np.float64)
+    gains, biases = rng(5).normal(size=(2, 8)), rng(6).normal(size=(2, 8))
+    norms = [LayerNorm.from_weights(gains[i], biases[i], eps=1e-12) for i in range(2)]
+    block = EncoderBlock(base.self_attention, base.feed_forward, norm="post", norms=norms)
+    x = rng(7).normal(size=(5, 8))
+    trace = block(x)
+
+    attention = attention_weights_of(block.self_attention)
+    ffn = ffn_weights_of(block.feed_forward)
+    update = reference_block(x, [(attention, None, False)], None, "gelu", "none", True, 1e-12)
+    middle = reference_layer_norm(x + update[0][0], 1e-12) * gains[0] + biases[0]
+    fed = reference_feed_forward(middle, **ffn, activation="gelu")["output"]
+    out = reference_layer_norm(middle + fed, 1e-12) * gains[1] + biases[1]
+    np.testing.assert_allclose(trace.sublayers[0].stream_out, middle, atol=1e-10)
+    np.testing.assert_allclose(trace.sublayers[1].update, fed, atol=1e-10)
+    np.testing.assert_allclose(trace.output, out, atol=1e-10)
+
+
+@pytest.mark.parametrize(
+    ("norm", "norms", "piece"),
+    [
+        ("none", [LayerNorm(8, dtype=np.float64)] * 2, "none"),
+        ("post", [LayerNorm(8, dtype=np.float64)], "2, one per sublayer"),
+        ("post", [LayerNorm(6, dtype=np.float64)] * 2, "d_model=8"),
+        ("pre", [LayerNorm(8, dtype=np.float32)] * 2, "float64"),
+        ("post", ["layer norm", LayerNorm(8, dtype=np.float64)], "LayerNorms"),
+    ],
+)
+def test_bad_learned_norms_are_refused(norm, norms, piece):
+    base = EncoderBlock.random(8, 2, seed=0, dtype=np.float64)
+    with pytest.raises(ValueError, match="norms") as info:
+        EncoderBlock(base.self_attention, base.feed_forward, norm=norm, norms=norms)
+    assert piece in str(info.value)
+
+
+def test_decoder_block_takes_one_learned_norm_per_sublayer():
+    base = DecoderBlock.random(8, 2, seed=1, dtype=np.float64)
+    norms = [LayerNorm.from_weights(np.full(8, 2.0), np.zeros(8), eps=1e-12) for _ in range(3)]
+    block = DecoderBlock(
+        base.self_attention, base.cross_attention, base.feed_forward, norm="post", norms=norms
+    )
+    x, memory = rng(3).normal(size=(4, 8)), rng(4).normal(size=(5, 8))
+    # gain 2, bias 0: every post-LN output is twice the plain normalised stream
+    out = block(x, memory).output
+    np.testing.assert_allclose(out, 2 * reference_layer_norm(out / 2, 1e-12), atol=1e-10)
+    with pytest.raises(ValueError, match="3, one per sublayer"):
+        DecoderBlock(base.self_attention, base.cross_attention, base.feed_forward, norms=norms[:2])

@@ -10,7 +10,6 @@ import streamlit as st
 
 from attention.head_roles import role_scores
 from attention.pretrained import ModelTrace, PretrainedModel, load_pretrained
-from attention.pretrained.model import ResidualUpdates
 from attention.pretrained.vocabulary import VocabularyEmbeddings
 from ui.cache_policy import PER_USER_TTL
 
@@ -43,12 +42,7 @@ def run_real(text: str) -> RealRun:
     """Forward pass and role scores for `text` (ValueError for empty text)."""
     trace = pretrained_model().run(text)
     roles = role_scores(trace.attentions, trace.tokens)
-    for array in (trace.attentions, trace.hidden_states, *roles.values()):
+    shared = (trace.attentions, trace.hidden_states, trace.stream_norms, trace.update_norms)
+    for array in (*shared, *roles.values()):
         array.flags.writeable = False
     return RealRun(trace, roles)
-
-
-@st.cache_data(max_entries=8, ttl=PER_USER_TTL, show_spinner=False)
-def residual_updates(text: str) -> ResidualUpdates:
-    """‖stream‖ and ‖update‖ for every layer, sublayer and token of `text`."""
-    return pretrained_model().residual_updates(run_real(text).trace.hidden_states)
