@@ -9,7 +9,12 @@ from streamlit.delta_generator import DeltaGenerator
 from attention import translation
 from attention.blocks import FEED_FORWARD
 from attention.figures.curves import layer_ratio_figure, rank_collapse_figure, stream_update_figure
-from attention.figures.heatmaps import attention_grid, concat_figure, hidden_figure
+from attention.figures.heatmaps import (
+    attention_grid,
+    concat_figure,
+    head_reads_figure,
+    hidden_figure,
+)
 from attention.figures.spaces import collapse_pca_figure, joint_query_key_figure, layer_path_figure
 from attention.head_spaces import head_layout
 from attention.nudges import SMALL_NUDGE, block_nudges, median_over_tokens, nudge_sizes
@@ -22,7 +27,7 @@ from ui import block_data, data
 from ui.charts import show_chart
 from ui.data import ScenarioRun
 from ui.markdown import literal
-from ui.real_model import run_real
+from ui.real_model import minilm_reads, pretrained_model, run_real
 from ui.scenario import Scenario
 from ui.sidebar import scenario_run, scenario_sidebar
 from ui.translation import run_translation
@@ -138,6 +143,8 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
         key="block_concat",
     )
 
+    what_the_feed_forward_reads(scenario, norm, activation)
+
     norms, hidden = st.columns(2)
     nudges = block_nudges(trace)
     with norms:
@@ -167,6 +174,48 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
             hidden_figure(tokens, trace.sublayer(FEED_FORWARD).detail.hidden, activation),
             key="block_hidden",
         )
+
+
+def what_the_feed_forward_reads(scenario: Scenario, norm: str, activation: str) -> None:
+    """How each feed-forward unit reads every head's block, random beside trained."""
+    st.subheader("The feed-forward layer reads every head's block")
+    toy = block_data.block_reads(scenario, norm, activation)
+    panels = [(f"these random weights ({toy.shares.shape[1]} heads)", toy.shares)]
+    facts = [
+        f"with these random weights its strongest head gives a median "
+        f"**{toy.median_top_share:.0%}** (an even read: {toy.even_share:.0%}), and units "
+        f"leaning on one head (over twice an even share) are {toy.leaning():.0%}"
+    ]
+    try:
+        layers = pretrained_model().config.layers
+    except ModelError:
+        layers = 0
+    if layers:
+        layer = st.select_slider(
+            "MiniLM layer to compare", range(1, layers + 1), value=1, key="block_reads_layer",
+            bind="query-params",
+        )  # fmt: skip
+        real = minilm_reads(layer)
+        panels.append(
+            (f"MiniLM layer {layer}, trained ({real.shares.shape[1]} heads)", real.shares)
+        )
+        facts.append(
+            f"in MiniLM's trained layer {layer}, **{real.median_top_share:.0%}** (even: "
+            f"{real.even_share:.0%}), with **{real.leaning():.0%}** of its "
+            f"{real.shares.shape[0]} units leaning on one head"
+        )
+    least = min(float(shares.min()) for _, shares in panels)
+    st.markdown(
+        "The feed-forward network is the same two-layer network applied to each token on "
+        "its own. Through $W_O$ it sees which numbers of the concatenation came from which "
+        "head: each column below is one hidden unit, and how much of its reading (the norm "
+        "of its weights along $W_O$, the LayerNorm's gain and $W_1$) comes from each "
+        "head's block. "
+        + f"The smallest share any unit takes from any head is {least:.1%}; "
+        + "; ".join(facts)
+        + "."
+    )
+    show_chart(head_reads_figure(panels), key="block_reads")
 
 
 def in_a_trained_model(text: str) -> None:

@@ -22,6 +22,7 @@ from attention.experiments.training.train import TrainingConfig, compare_variant
 from attention.experiments.two_targets import fit_two_targets
 from attention.figures import curves, heatmaps, lines, presentation, spaces
 from attention.figures.palette import DIVERGING_SCALE, signed_axis
+from attention.head_blocks import head_block_reads
 from attention.head_spaces import head_layout, head_spaces
 from attention.nudges import block_nudges
 from tests.apptest import array, colour_scale
@@ -97,6 +98,11 @@ def _builders(i: dict) -> dict:
             )
         ],
         "slicing_figure": [lambda: heatmaps.slicing_figure(i["mha"].w_q)],
+        "head_reads_figure": [
+            lambda: heatmaps.head_reads_figure(
+                [("random <b>", head_block_reads(EncoderBlock.random(8, 2, seed=0)).shares)]
+            )
+        ],
         "singular_value_chart": [lambda: heatmaps.singular_value_chart(i["rank"])],
         "head_maps": [lambda: heatmaps.head_maps(i["comparison"])],
         "before_figure": [lambda: spaces.before_figure(i["spaces"].before, tokens, 2)],

@@ -69,6 +69,7 @@ OTHER_INPUT = {  # what a step's numbers depend on, when not the sentence
     "cost": {"d_model": "32"},
     "slicing": {"seed": "3"},
     "lecture": {"lesson_fit_seed": "3"},  # the step's own control, through the URL
+    "after_heads": {"lesson_ffn_layer": "2"},
     "translation": {"lesson_example": EXAMPLES[2].label},
 }
 
@@ -253,3 +254,12 @@ def test_translation_answer_follows_the_words_of_address():
     sir = next(i for i, example in enumerate(EXAMPLES) if "sir" in example.english)
     at.select_slider(key="lesson_example").set_value(sir).run()
     assert_right(at, "Sie")
+
+
+def test_after_heads_answer_is_the_drawn_heads_times_their_width():
+    from attention.pretrained import load_pretrained
+
+    at = at_id("after_heads")
+    z = array(traces(view(at), "heatmap")[0]["z"])  # heads × hidden units
+    np.testing.assert_allclose(z.sum(axis=0), 1.0, atol=1e-3)
+    assert_right(at, str(z.shape[0] * load_pretrained().config.d_head))

@@ -341,3 +341,28 @@ def test_the_residual_sentences_follow_the_chosen_stack(norm):
         float(v) for v in re.findall(r"from (\S+) at depth 0 the distance is (\S+)", sentence)[0]
     )
     assert ("drifts down" in sentence) == (end < start / 10)
+
+
+def test_the_feed_forward_reads_of_each_head_block_are_measured():
+    import re
+
+    from attention.pretrained import load_pretrained
+
+    at = open_page("pages/block.py", block_reads_layer="3")
+    fig = chart(at, "block_reads")
+    maps = traces(fig, "heatmap")
+    assert [array(m["z"]).shape for m in maps] == [(4, 256), (12, 1536)]
+    for z in maps:  # every unit's shares over the heads sum to 1
+        np.testing.assert_allclose(array(z["z"]).sum(axis=0), 1.0, atol=1e-3)
+    # independently: MiniLM layer 3's unit 0 through W_O, the LayerNorm's gain and W_1
+    block = load_pretrained().block(2)
+    w_o = block.self_attention.w_o.astype(float).reshape(12, 32, 384)
+    path = (w_o * block.norms[0].gain) @ block.feed_forward.w_1[:, 0].astype(float)
+    strength = np.linalg.norm(path, axis=1)
+    top = (strength / strength.sum()).max()
+    drawn = array(maps[1]["z"])
+    assert np.isclose(drawn.max(axis=0), top, atol=1e-4).any()
+    sentence = next(m.value for m in at.markdown if "feed-forward network is the same" in m.value)
+    medians = [int(v) / 100 for v in re.findall(r"\*\*(\d+)%\*\*", sentence)]
+    shares = [array(m["z"]).max(axis=0) for m in maps]
+    assert medians[:2] == [round(float(np.median(s)), 2) for s in shares]

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attention.blocks import BlockTrace, EncoderBlock
+from attention.head_blocks import BlockReads, head_block_reads
 from attention.rank_collapse import MAX_DEPTH, collapse_runs, relative_pca
 from ui import data
 from ui.cache_policy import PER_USER_TTL
@@ -22,13 +23,25 @@ def block_trace(scenario: Scenario, norm: str, activation: str) -> BlockTrace:
     attention the scenario's run already computed is reused where the block reads the
     same input (post-LN: attention sees the stream itself)."""
     run = data.run(scenario)
-    block = EncoderBlock.around(run.mha, activation=activation, norm=norm, seed=scenario.seed)
-    return block(
+    return _block(scenario, norm, activation)(
         run.x,
         causal=scenario.causal,
         temperature=scenario.temp,
         attention=run.trace if norm == "post" else None,
     )
+
+
+def _block(scenario: Scenario, norm: str, activation: str) -> EncoderBlock:
+    """The scenario's heads wrapped in a block with a feed-forward network drawn from the
+    scenario's seed."""
+    mha = data.run(scenario).mha
+    return EncoderBlock.around(mha, activation=activation, norm=norm, seed=scenario.seed)
+
+
+@cached_per_computation(ttl=PER_USER_TTL, max_entries=32, show_spinner=False)
+def block_reads(scenario: Scenario, norm: str, activation: str) -> BlockReads:
+    """How the scenario block's feed-forward units read each head's block."""
+    return head_block_reads(_block(scenario, norm, activation))
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,12 @@ from attention.figures.curves import (
     rank_collapse_figure,
     two_target_figure,
 )
-from attention.figures.heatmaps import attention_grid, head_grid_figure, slicing_figure
+from attention.figures.heatmaps import (
+    attention_grid,
+    head_grid_figure,
+    head_reads_figure,
+    slicing_figure,
+)
 from attention.figures.spaces import before_figure, head_space_figure, lecture_figure
 from attention.figures.text import safe_label
 from attention.head_roles import ROLES
@@ -25,6 +30,7 @@ from attention.lecture import QUERY, TARGETS, lecture_picture
 from attention.lesson.content import lesson_text
 from attention.lesson.steps import (
     StepView,
+    after_heads_step,
     cost_step,
     distances_step,
     lecture_step,
@@ -45,7 +51,7 @@ from attention.translation.pronoun import YOU_PRONOUNS
 from ui import block_data, data, why_heads
 from ui.cache_policy import PER_USER_TTL
 from ui.lesson import Control, LessonStep
-from ui.real_model import run_real
+from ui.real_model import minilm_reads, pretrained_model, run_real
 from ui.scenario import D_MODEL_CHOICES, Scenario, carry_focus
 from ui.translation import run_translation
 
@@ -187,6 +193,23 @@ def _slicing(scenario: Scenario, heads: object) -> StepView:
     return slicing_step(own_slice_share(w_q), toy.d_model, slicing_figure(w_q), _setting(toy))
 
 
+def _after_heads_control(scenario: Scenario) -> Control:
+    layers = tuple(range(1, pretrained_model().config.layers + 1))
+    return Control("lesson_ffn_layer", layers, 1)
+
+
+def _after_heads(scenario: Scenario, layer: object) -> StepView:
+    config = pretrained_model().config
+    reads = minilm_reads(int(layer))
+    figure = head_reads_figure(
+        [(f"MiniLM layer {layer}: what each hidden unit reads", reads.shares)]
+    )
+    setting = f"MiniLM layer {layer}, trained weights (the sentence does not change them)"
+    return after_heads_step(
+        int(layer), config.heads, config.d_head, config.d_model, reads, figure, setting
+    )
+
+
 def _residual_control(scenario: Scenario) -> Control:
     return Control("lesson_depth", tuple(range(1, MAX_DEPTH + 1)), MAX_DEPTH)
 
@@ -288,6 +311,7 @@ _STEPS = {
     "two_targets": (_two_targets_control, _two_targets),
     "cost": (_cost_control, _cost),
     "slicing": (_cost_control, _slicing),
+    "after_heads": (_after_heads_control, _after_heads),
     "residual": (_residual_control, _residual),
     "translation": (_translation_control, _translation),
     "real_heads": (_no_control, _real_heads),

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
+from attention.head_blocks import BlockReads, head_block_reads
 from attention.head_roles import role_scores
 from attention.pretrained import ModelTrace, PretrainedModel, load_pretrained
 from attention.pretrained.vocabulary import VocabularyEmbeddings
@@ -46,3 +47,9 @@ def run_real(text: str) -> RealRun:
     for array in (*shared, *roles.values()):
         array.flags.writeable = False
     return RealRun(trace, roles)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def minilm_reads(layer: int) -> BlockReads:
+    """How MiniLM's layer `layer` (1-based) feed-forward units read each head's block."""
+    return head_block_reads(pretrained_model().block(layer - 1))

@@ -648,3 +648,51 @@ def head_maps(comparison: Comparison) -> go.Figure:
     layout["coloraxis"] = WEIGHT_AXIS
     height = 130 + 45 * sum(len(m) + 1 for m in maps.values())
     return figure(data, framed_layout(layout, height, margin={"l": 110}))
+
+
+def head_reads_figure(panels: list[tuple[str, np.ndarray]]) -> go.Figure:
+    """Per named (d_ff, heads) share matrix: one panel of heads (rows) × hidden units
+    (columns), each unit's column the share of its reading that each head's block gives;
+    units ordered by their strongest head, then by how much it dominates."""
+    cells, layout = grid(len(panels), 1, [safe_label(name, 80) for name, _ in panels])
+    data = []
+    for cell, (_, shares) in zip(cells, panels, strict=True):
+        shares = np.asarray(shares, dtype=np.float64)
+        favourite = shares.argmax(axis=1)
+        order = np.lexsort((-shares.max(axis=1), favourite))
+        heads = [f"head {h + 1}" for h in range(shares.shape[1])]
+        data.append(
+            cell.place(
+                {
+                    "type": "heatmap",
+                    "z": np.round(shares[order].T, 4),
+                    "y": heads,
+                    "coloraxis": "coloraxis",
+                    "hovertemplate": "%{y}'s block gives unit #%{x} %{z:.0%} of its "
+                    "reading<extra></extra>",
+                }
+            )
+        )
+        layout[cell.xaxis].update(
+            title={"text": f"hidden units ({shares.shape[0]}), by strongest head"},
+            showticklabels=False,
+        )
+        layout[cell.yaxis].update(autorange="reversed", type="category", dtick=1)
+    layout.update(
+        coloraxis={
+            "colorscale": _scale_pairs(ROLE_SCALE),
+            "cmin": 0.0,
+            "cmax": max(float(np.asarray(s).max()) for _, s in panels),
+            "colorbar": {"title": {"text": "share"}, "thickness": 14, "tickformat": ".0%"},
+        },
+        height=sum(90 + 22 * np.asarray(s).shape[1] for _, s in panels) + 40,
+        margin={**MARGIN, "t": 50},
+        font={"size": FONT_SIZE},
+    )
+    return figure(data, layout)
+
+
+def _scale_pairs(name: str) -> list[list]:
+    """A named Plotly colour scale as explicit [position, colour] pairs (what Plotly's
+    validation would turn the name into)."""
+    return [list(pair) for pair in get_colorscale(name)]

@@ -12,6 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention.engine import AttentionTrace
+from attention.head_blocks import BlockReads
 from attention.head_spaces import HeadSpaces, cosine_to, neighbours
 from attention.lesson.quiz import Quiz, index_quiz
 from attention.projection import Layout2D
@@ -356,3 +357,30 @@ def translation_step(
         "answer": right,
     }
     return StepView(figure, facts, index_quiz(options, 0, range(1, len(options)), seed=11), setting)
+
+
+def after_heads_step(
+    layer: int,
+    heads: int,
+    d_head: int,
+    d_model: int,
+    reads: BlockReads,
+    figure: go.Figure,
+    setting: str,
+) -> StepView:
+    """Step 9: the concatenation, W_O and how the feed-forward units read the heads."""
+    width = heads * d_head
+    options = [str(width), str(d_head), str(heads), str(reads.shares.shape[0])]
+    facts = {
+        "layer": layer,
+        "heads": heads,
+        "d_head": d_head,
+        "width": width,
+        "d_model": d_model,
+        "d_ff": reads.shares.shape[0],
+        "median": reads.median_top_share,
+        "even": reads.even_share,
+        "leaning": reads.leaning(),
+        "answer": str(width),
+    }
+    return StepView(figure, facts, index_quiz(options, 0, [1, 2, 3], seed=9), setting)

@@ -129,6 +129,15 @@ class PretrainedModel:
             notice=tokenized.notice,
         )
 
+    def block(self, layer: int) -> EncoderBlock:
+        """Layer `layer`'s block (0-based) with the model's own weights: read it, do not
+        change it (every run uses it)."""
+        if not 0 <= layer < self.config.layers:
+            raise ValueError(
+                f"layer must be from 0 to {self.config.layers - 1} (0-based); got {layer}."
+            )
+        return self._blocks[layer]
+
     def run_layers(
         self, x: np.ndarray, first_layer: int = 0, head_mask: np.ndarray | None = None
     ) -> np.ndarray:
