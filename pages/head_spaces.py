@@ -3,6 +3,7 @@ head's queries meet its keys, what each head hands back, and the heatmaps beside
 
 import streamlit as st
 
+from attention.cost import attention_cost
 from attention.figures.heatmaps import attention_grid
 from attention.figures.spaces import before_figure, head_space_figure, motion_figure, values_figure
 from attention.figures.tables import neighbour_table, rank_correlation_table
@@ -13,6 +14,21 @@ from ui.charts import show_chart
 from ui.geometry_text import nearness_sentence
 from ui.markdown import literal
 from ui.sidebar import scenario_run, scenario_sidebar
+
+
+def cost_sentence(mha, n_tokens: int) -> str:
+    """What these heads cost beside one head of d_model (the full-size and d_head knobs
+    change it): the split's claim — same cost, more distributions — measured."""
+    cost = mha.cost(n_tokens)
+    one = attention_cost(mha.d_model, 1, mha.d_model, n_tokens)
+    return (
+        f"Cost: these {mha.n_heads} {plural(mha.n_heads, 'head')} of {mha.d_head} take "
+        f"{cost.params:,} parameters and {cost.macs:,} multiply-adds for {n_tokens} "
+        f"{plural(n_tokens, 'token')}; one head of {mha.d_model} would take {one.params:,} "
+        f"and {one.macs:,} (×{cost.params / one.params:.2f} the parameters here) for one "
+        "distribution per query instead of "
+        f"{mha.n_heads}."
+    )
 
 
 def _focus_from_click() -> None:
@@ -82,6 +98,7 @@ st.markdown(
     "(+1 = nearer always means higher score): “2-D” in the picture, “own” in the head's "
     "own space without the balancing coordinate."
 )
+st.caption(cost_sentence(run.mha, len(tokens)))
 pictures, maps = st.columns(2) if beside else (st.container(), st.container())
 with pictures:
     show_chart(

@@ -14,6 +14,7 @@ import streamlit as st
 from attention import MultiHeadAttention
 from attention.experiments.cost import compare_layouts, cost_by_length, lengths_around
 from attention.experiments.rank_limit import PATTERNS, pattern_from_choices, target_pattern
+from attention.experiments.training.summary import layout_facts
 from attention.experiments.training.task import TASK_TEXTS
 from attention.experiments.training.train import Comparison, TrainingConfig, seed_summary
 from attention.experiments.two_targets import same_vector
@@ -268,6 +269,39 @@ def train_live(config: TrainingConfig, seed: int, title: str) -> Comparison:
     return comparison
 
 
+def projection_answer(facts: dict) -> str:
+    """The thread's question "is the projection to d_model/h essential?", answered from
+    this training run: every claim chosen by the measured numbers."""
+    one, split, full = facts["one"], facts["split"], facts["full"]
+
+    def heads(layout) -> str:
+        on_a, on_b = layout.heads_on
+        diversity = "n/a" if layout.diversity is None else f"{layout.diversity:.2f} bits"
+        return (
+            f"accuracy **{layout.accuracy:.1%}**, heads mostly on "
+            f"{literal(TASK_TEXTS.marks[0])} / {literal(TASK_TEXTS.marks[1])}: {on_a} / {on_b}, "
+            f"diversity {diversity}"
+        )
+
+    if full.split_between_lookups:
+        verdict = (
+            "The full-size heads divided the two lookups between them too: in this run "
+            "it is having several heads, not projecting to a smaller space, that lets them "
+            "specialise."
+        )
+    else:
+        verdict = "In this run the full-size heads did not divide the two lookups between them."
+    return (
+        f"**Is the projection to d_model/h essential?** {literal(split.label)}: {heads(split)}. "
+        f"{literal(full.label)}: {heads(full)}. {verdict} What the split buys is cost: "
+        f"{literal(split.label)} has {split.parameters:,} attention parameters, "
+        f"{'the same as' if split.parameters == one.parameters else 'against'} "
+        f"{literal(one.label)} ({one.parameters:,}), but gives every query one distribution "
+        f"per head; full-size heads need {full.parameters:,} "
+        f"(×{full.parameters / split.parameters:.1f})."
+    )
+
+
 def train_and_compare(seed: int) -> Trained | None:
     """§4: four layouts trained on the same batches; None until the user trains them."""
     st.header("4. Train a small model and watch heads specialise")
@@ -361,8 +395,12 @@ def train_and_compare(seed: int) -> Trained | None:
         "in every pair of heads, over 2000 held-out sequences (0 = all heads look at the "
         "same tokens, 1 = no overlap). Times are wall clock on this server."
     )
+    st.markdown(projection_answer(layout_facts(comparison)))
     show_chart(heatmaps.head_maps(comparison), "wh_head_maps")
-    st.caption("Each trained head's weights for the query ? on one held-out sequence.")
+    st.caption(
+        f"Each trained head's weights for the query {literal(TASK_TEXTS.query)} on one "
+        "held-out sequence."
+    )
 
     st.subheader(f"Across {SEEDS_ACROSS} seeds")
     seeds = list(range(seed, seed + SEEDS_ACROSS))

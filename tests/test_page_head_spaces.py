@@ -174,3 +174,17 @@ def test_real_source_without_the_model_says_how_to_fix_it(tmp_path, monkeypatch)
     finally:
         for cache in caches:
             cache.clear()
+
+
+@pytest.mark.parametrize("knobs", [{}, {"full": "1"}, {"heads": "3"}])
+def test_the_cost_beside_the_picture_is_the_cost_formula(knobs):
+    from attention.cost import attention_cost
+
+    at = open_page(PAGE, **knobs)
+    heads = int(knobs.get("heads", 4))
+    d_head = 64 if knobs.get("full") else 64 // heads
+    n = len(toy_inputs(SENTENCE, 64).tokens)
+    here, one = attention_cost(64, heads, d_head, n), attention_cost(64, 1, 64, n)
+    text = next(c.value for c in at.main.caption if c.value.startswith("Cost:"))
+    assert f"{here.params:,} parameters and {here.macs:,} multiply-adds" in text
+    assert f"would take {one.params:,} and {one.macs:,}" in text

@@ -243,3 +243,19 @@ def test_a_shared_link_keeps_every_section_control():
     assert at.select_slider(key="wh_heads").value == 8
     assert at.slider(key="wh_noise").value == pytest.approx(0.3)
     assert at.select_slider(key="wh_steps").value == 600
+
+
+def test_the_projection_answer_is_read_off_the_trained_table(trained):
+    results = table(trained, "training time (s)")
+    answer = next(m.value for m in trained.markdown if "projection to d_model/h" in m.value)
+    rows = results.set_index("variant")
+    for label in ("(b) 2 heads × 8", "(c) 2 heads × 16"):
+        on_a, on_b = (int(v) for v in rows.loc[label, "heads mostly on A / on B"].split(" / "))
+        assert f"{on_a} / {on_b}" in answer
+    on_a, on_b = (
+        int(v) for v in rows.loc["(c) 2 heads × 16", "heads mostly on A / on B"].split(" / ")
+    )
+    assert ("divided the two lookups between them too" in answer) == (min(on_a, on_b) > 0)
+    d, h = 16, 2  # the fixture's small model
+    assert f"{4 * d * d:,} attention parameters" in answer  # (b): W_Q, W_K, W_V, W_O
+    assert f"need {4 * d * h * d:,}" in answer  # (c): h full-size heads
