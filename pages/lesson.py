@@ -5,6 +5,7 @@ import streamlit as st
 
 from ui import lesson
 from ui.lesson_steps import LESSON_STEPS
+from ui.markdown import literal
 from ui.sidebar import scenario_sidebar
 
 scenario = scenario_sidebar()
@@ -54,7 +55,14 @@ def words_and_controls():
             format_func=control.format,
             bind="query-params",
         )
-    view = step.view(scenario, value)
+    try:
+        view = step.view(scenario, value)
+    except ValueError as error:  # e.g. a one-word sentence for a step that compares tokens
+        st.info(
+            f"This step cannot use your sentence: {literal(str(error))} Type a longer "
+            "sentence in the sidebar, or go on with ◀ Back / Next ▶."
+        )
+        st.stop()
     for line in lesson.sentences(step.text, view):
         st.markdown(line)
     return view

@@ -263,3 +263,12 @@ def test_after_heads_answer_is_the_drawn_heads_times_their_width():
     z = array(traces(view(at), "heatmap")[0]["z"])  # heads × hidden units
     np.testing.assert_allclose(z.sum(axis=0), 1.0, atol=1e-3)
     assert_right(at, str(z.shape[0] * load_pretrained().config.d_head))
+
+
+@pytest.mark.parametrize("number", range(1, len(STEPS) + 1))
+def test_a_one_word_sentence_is_explained_on_every_step(number):
+    at = at_step(number, text="Hi")
+    assert not at.exception and not at.error
+    explained = any("cannot use your sentence" in i.value for i in at.info)
+    drawn = bool(at.get("plotly_chart"))
+    assert explained != drawn  # either the step draws, or it says why it cannot

@@ -255,7 +255,9 @@ def _lecture(scenario: Scenario, seed: object) -> StepView:
     figure = lecture_figure(tokens, fit.sentence.embeddings, fit.trace, query)
     setting = f"“{fit.sentence.text}” · d_model 2 · 2 heads of 2 · weights fitted from seed {seed}"
     weights = fit.trace.weights[:, query]
-    return lecture_step(tokens, weights, query, targets, fit.description, figure, setting)
+    return lecture_step(
+        fit.sentence.text, tokens, weights, query, targets, fit.description, figure, setting
+    )
 
 
 def _distances(scenario: Scenario, _: object) -> StepView:

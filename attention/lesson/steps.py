@@ -293,6 +293,7 @@ def real_heads_step(
 
 
 def lecture_step(
+    sentence: str,
     tokens: list[str],
     weights: np.ndarray,
     query: int,
@@ -312,6 +313,7 @@ def lecture_step(
     right = names[mostly[0]] if len(mostly) == 1 else ("both" if mostly else "neither")
     options = [*names, "both", "neither"]
     facts = {
+        "sentence": sentence,
         "query": tokens[query],
         "a": tokens[a],
         "b": tokens[b],
