@@ -567,9 +567,9 @@ def lecture_figure(
     (★), the weighted sum of the values. Every coordinate is the model's own."""
     labels = [safe_label(t) for t in tokens]
     heads = trace.q.shape[0]
-    titles = ["the tokens (d_model = 2)"]
+    titles = ["tokens (2-D)"]
     for h in range(heads):
-        titles += [f"head {h + 1}: queries ● and keys ◇", f"head {h + 1}: values ■, output ★"]
+        titles += [f"head {h + 1}: query ●, keys ◇", f"head {h + 1}: values ■, ★"]
     colors = [None] + [head_color(h) for h in range(heads) for _ in range(2)]
     panels, layout = grid(len(titles), 3, titles, colors, h_gap=0.05, equal_aspect=True)
     data = [
