@@ -34,7 +34,6 @@ Run: python -m benchmarks.bench_engine
 from __future__ import annotations
 
 import functools
-import time
 
 import numpy as np
 from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
@@ -47,6 +46,7 @@ from benchmarks.common import (
     median_seconds,
     pin_threads,
     print_table,
+    timed_runs,
 )
 
 SIZES = [  # (label, n tokens, d_model, heads)
@@ -192,13 +192,7 @@ def polynomial_exp(x: np.ndarray, out: np.ndarray) -> np.ndarray:
 
 def best_ns_per_element(fn, elements: int, repeats: int = 15) -> float:
     """Fastest of `repeats` runs in ns per element (the least disturbed by other work)."""
-    fn()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times) / elements * 1e9
+    return min(timed_runs(fn, repeats, warmup=1)) / elements * 1e9
 
 
 def exp_rows(scores: np.ndarray) -> list[list]:

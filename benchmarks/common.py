@@ -23,8 +23,8 @@ def pin_threads(threads: int = THREADS) -> None:
     torch.set_num_threads(threads)
 
 
-def median_seconds(fn: Callable[[], object], repeats: int = 15, warmup: int = 3) -> float:
-    """Median wall time of `fn()` over `repeats` runs after `warmup` untimed runs."""
+def timed_runs(fn: Callable[[], object], repeats: int = 15, warmup: int = 3) -> list[float]:
+    """Wall times of `repeats` runs of `fn()`, after `warmup` untimed runs."""
     for _ in range(warmup):
         fn()
     times = []
@@ -32,7 +32,12 @@ def median_seconds(fn: Callable[[], object], repeats: int = 15, warmup: int = 3)
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return times
+
+
+def median_seconds(fn: Callable[[], object], repeats: int = 15, warmup: int = 3) -> float:
+    """Median wall time of `fn()` over `repeats` runs after `warmup` untimed runs."""
+    return statistics.median(timed_runs(fn, repeats, warmup))
 
 
 def interleaved_medians(

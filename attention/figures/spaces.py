@@ -558,6 +558,22 @@ def layer_path_figure(
     return figure(data, fig_layout)
 
 
+def _marked(
+    xy: np.ndarray, symbol: str, size: int, color: str, hover: str, text: str | None = None
+) -> dict:
+    """One point drawn large with the focus outline (the query, or a head's output ★)."""
+    return _points(
+        np.asarray(xy)[None],
+        mode="markers+text" if text else "markers",
+        text=[text] if text else None,
+        textposition="top center",
+        marker={"symbol": symbol, "size": size, "color": color,
+                "line": {"width": 2, "color": FOCUS_COLOR}},
+        hovertemplate=f"{hover}<extra></extra>",
+        showlegend=False,
+    )  # fmt: skip
+
+
 def lecture_figure(
     tokens: list[str], x: np.ndarray, trace: AttentionTrace, query: int
 ) -> go.Figure:
@@ -603,17 +619,8 @@ def lecture_figure(
                 "keys",
                 h,
             ),
-            _points(
-                q[query : query + 1],
-                mode="markers+text",
-                text=[labels[query]],
-                textposition="top center",
-                marker={"symbol": QUERY_SYMBOL, "size": 15, "color": color,
-                        "line": {"width": 2, "color": FOCUS_COLOR}},
-                hovertemplate=f"query of {labels[query]}<extra>head {h + 1}</extra>",
-                name="query",
-                showlegend=False,
-            ),
+            _marked(q[query], QUERY_SYMBOL, 15, color, f"query of {labels[query]}",
+                    labels[query]),
         ]  # fmt: skip
         data += [keys_panel.place(t) for t in traces]
         traces = weighted_segments(np.repeat(star[None], len(tokens), 0), v, w, color, "")
@@ -628,16 +635,8 @@ def lecture_figure(
                 "values",
                 h,
             ),
-            _points(
-                star[None],
-                mode="markers",
-                marker={"symbol": OUTPUT_SYMBOL, "size": 22, "color": color,
-                        "line": {"width": 1.5, "color": FOCUS_COLOR}},
-                hovertemplate=f"output of head {h + 1} for {labels[query]}<extra></extra>",
-                name="output",
-                showlegend=False,
-            ),
-        ]  # fmt: skip
+            _marked(star, OUTPUT_SYMBOL, 22, color, f"output of head {h + 1} for {labels[query]}"),
+        ]
         data += [values_panel.place(t) for t in traces]
     for panel in panels:
         layout[panel.xaxis].update(zeroline=False, showgrid=True, gridcolor="#EEEEEE")
