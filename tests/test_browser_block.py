@@ -13,7 +13,7 @@ from tests.browser_checks import assert_no_failure, drawn
 pytestmark = pytest.mark.browser
 
 TALL = {"width": 1600, "height": 7600}
-CHARTS = 11  # §1: 5 (two of them MiniLM), §2: 2, §3: 4
+CHARTS = 12  # §1: 6 (two of them MiniLM, one with MiniLM beside), §2: 2, §3: 4
 DECODER_ROWS = "gd => Array.from(gd._fullData[0].y)"  # the decoder's query tokens
 DEFAULT_TOKENS = 11  # "The cat sat on the mat because it was tired."
 

@@ -49,7 +49,7 @@ def run_real(text: str) -> RealRun:
     return RealRun(trace, roles)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@st.cache_data(max_entries=8, ttl=PER_USER_TTL, show_spinner=False)
 def minilm_reads(layer: int) -> BlockReads:
     """How MiniLM's layer `layer` (1-based) feed-forward units read each head's block."""
     return head_block_reads(pretrained_model().block(layer - 1))
