@@ -654,7 +654,11 @@ def head_reads_figure(panels: list[tuple[str, np.ndarray]]) -> go.Figure:
     """Per named (d_ff, heads) share matrix: one panel of heads (rows) × hidden units
     (columns), each unit's column the share of its reading that each head's block gives;
     units ordered by their strongest head, then by how much it dominates."""
-    cells, layout = grid(len(panels), 1, [safe_label(name, 80) for name, _ in panels])
+    rows = [np.asarray(shares).shape[1] + 2 for _, shares in panels]  # room per head
+    cells, layout = grid(
+        len(panels), 1, [safe_label(name, 80) for name, _ in panels], v_gap=0.16,
+        row_heights=rows,
+    )  # fmt: skip
     data = []
     for cell, (_, shares) in zip(cells, panels, strict=True):
         shares = np.asarray(shares, dtype=np.float64)
@@ -685,7 +689,7 @@ def head_reads_figure(panels: list[tuple[str, np.ndarray]]) -> go.Figure:
             "cmax": max(float(np.asarray(s).max()) for _, s in panels),
             "colorbar": {"title": {"text": "share"}, "thickness": 14, "tickformat": ".0%"},
         },
-        height=sum(90 + 22 * np.asarray(s).shape[1] for _, s in panels) + 40,
+        height=sum(110 + 22 * np.asarray(s).shape[1] for _, s in panels) + 40,
         margin={**MARGIN, "t": 50},
         font={"size": FONT_SIZE},
     )
