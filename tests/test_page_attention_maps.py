@@ -158,7 +158,7 @@ def test_translation_heads_align_the_default_pair():
     english = [w.lower() for w in split_words(DEFAULT_TEXT)]
     german = ["<s>", *split_words(DEFAULT_SECOND_TEXT)]
     assert [m.shape for m in maps] == [(len(german), len(english))] * 4
-    titles = [a["text"] for a in fig["layout"]["annotations"]]
+    titles = [a["text"].replace("<br>", " ") for a in fig["layout"]["annotations"]]
     assert titles == [f"{h + 1}. {head.name}" for h, head in enumerate(HEADS["cross"])]
     katze = german.index("Katze")
     assert english[int(np.argmax(maps[0][katze]))] == "cat"  # the "meaning" head

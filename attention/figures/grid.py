@@ -83,9 +83,10 @@ def grid(
             color = title_colors[i] if title_colors else None
             annotations.append(
                 {
-                    "text": titles[i],
+                    "text": _wrapped(titles[i], max(12, round(90 * width))),
                     "x": x0 + width / 2,
                     "y": y1,
+                    "yshift": 4,  # clear of the panel's top edge
                     "xref": "paper",
                     "yref": "paper",
                     "xanchor": "center",
@@ -98,6 +99,16 @@ def grid(
     if annotations:
         layout["annotations"] = annotations
     return panels, layout
+
+
+def _wrapped(title: str, chars: int) -> str:
+    """A panel title longer than `chars` broken once at the space nearest its middle,
+    so neighbouring titles in narrow panels do not run into each other."""
+    if "<br>" in title or len(title) <= chars or " " not in title:
+        return title
+    middle = len(title) // 2
+    cut = min((i for i, c in enumerate(title) if c == " "), key=lambda i: abs(i - middle))
+    return title[:cut] + "<br>" + title[cut + 1 :]
 
 
 def framed_layout(layout: dict, height: int, margin: dict | None = None, **extra) -> dict:
