@@ -8,6 +8,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import streamlit as st
 
 ROOT = Path(__file__).resolve().parent.parent
 # st.cache_data, st.cache_resource, and ui.data's st.cache_data keyed on a scenario's computation
@@ -50,3 +51,12 @@ def test_config_bounds_cache_data_bytes_and_skips_the_per_run_gc():
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     assert config["server"]["maxCacheDataSize"].endswith(("mb", "gb"))
     assert config["runner"]["postScriptGC"] is False
+
+
+def test_config_names_only_options_this_streamlit_knows():
+    """A renamed or removed option would be ignored silently by the server."""
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    for section, options in config.items():
+        for name in options:
+            st.get_option(f"{section}.{name}")  # RuntimeError for an unknown option
+    assert config["server"]["fileWatcherType"] == "none"
