@@ -73,7 +73,7 @@ if trace.notice:
 # 1. The switches --------------------------------------------------------------------
 mask = hn.current_mask()
 if notice := hn.url_notice():
-    st.warning(literal(notice))
+    st.warning(notice)
 heads_off = format_heads_off(mask)
 hn.write_url(mask)
 st.header("Switch heads off")
@@ -82,17 +82,19 @@ st.caption(
     "head off or on. The address bar keeps the switches, so the link reopens them."
 )
 hn.prepare_pills(mask)
-columns = st.columns(2)
 for layer in range(1, cfg.layers + 1):
-    columns[(layer - 1) // ((cfg.layers + 1) // 2)].pills(
-        f"Layer {layer}",
+    name, switches = st.columns([1, 11], vertical_alignment="center")
+    name.markdown(f"**Layer {layer}**")
+    switches.pills(
+        f"Heads on in layer {layer}",
         list(range(1, cfg.heads + 1)),
         selection_mode="multi",
         key=hn.PILLS.format(layer),
         on_change=hn.read_pills,
+        label_visibility="collapsed",
     )
 pick_layer, layer_button, pick_head, head_button, reset_button = st.columns(
-    [1, 1.2, 1, 1.6, 1], vertical_alignment="bottom"
+    [1, 1.4, 1, 2.2, 1.4], vertical_alignment="bottom"
 )
 layer_k = pick_layer.selectbox("Layer", range(1, cfg.layers + 1), key="heads_pick_layer")
 layer_button.button(
@@ -104,32 +106,33 @@ head_button.button(
     f"Keep only head {head_k} of every layer", key="heads_only", on_click=hn.keep_only_head,
     args=(head_k,),
 )  # fmt: skip
-reset_button.button("Reset: every head on", key="heads_reset", on_click=hn.reset)
+reset_button.button("Every head on", key="heads_reset", on_click=hn.reset)
 
 on_count = int(mask.sum())
-st.markdown(
+numbers, picture = st.columns([2, 3])
+numbers.markdown(
     f"**{len(trace.tokens)} tokens** of your sentence: " + literal(" · ".join(trace.tokens))
 )
-cosine_box, accuracy_box, count_box = st.columns(3)
-count_box.metric("Heads on", f"{on_count} of {total}")
+numbers.metric("Heads on", f"{on_count} of {total}")
 cosine = hn.sentence_cosine(scenario.text, heads_off)
-cosine_box.metric(
-    "Cosine to the sentence embedding with every head",
+numbers.metric(
+    "Cosine to the embedding with every head",
     f"{cosine:.4f}",
-    help="1 means switching these heads off did not move the sentence's embedding.",
+    help="The sentence embedding (mean of the last layer's token vectors, length 1) with "
+    "these heads off against the one with every head on: 1 means nothing moved.",
 )
 task = hn.paraphrase_task()
-with accuracy_box:
+with numbers:
     full = _with_bar("Paraphrase accuracy with every head…", hn.task_accuracy, "")
     accuracy = _with_bar("Paraphrase accuracy with these heads…", hn.task_accuracy, heads_off)
-accuracy_box.metric(
+numbers.metric(
     f"Paraphrase accuracy ({len(task.triplets)} triplets)",
     f"{accuracy:.1%}",
-    delta=f"{(accuracy - full) * 100:+.1f} points" if heads_off else None,
+    delta=f"{(accuracy - full) * 100:+.1f} points" if accuracy != full else None,
     help="Share of triplets whose anchor sentence is nearer its paraphrase than its "
     "look-alike distractor (cosine of sentence embeddings).",
 )
-show_chart(switches_figure(mask), key="heads_switches")
+show_chart(switches_figure(mask), key="heads_switches", container=picture)
 
 # 2. Importance ----------------------------------------------------------------------
 st.header("Which heads matter?")

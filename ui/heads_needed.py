@@ -17,6 +17,7 @@ from attention.heads_needed import embedding_cosine, masked_accuracy
 from attention.paraphrase import ParaphraseTask, load_paraphrase_task
 from attention.pruning import PruningCurve, prune_by_importance, prune_in_random_order
 from ui.cache_policy import PER_USER_TTL
+from ui.markdown import literal
 from ui.real_model import pretrained_model
 
 URL_KEY = "heads_off"
@@ -47,7 +48,8 @@ def current_mask() -> np.ndarray:
         except ValueError as error:
             shown = raw if len(raw) <= 30 else raw[:30] + "…"
             st.session_state[_URL_NOTICE] = (
-                f"The link's {URL_KEY}={shown!r} does not name heads ({error}): every head is on."
+                f"The link's `{URL_KEY}` value {literal(repr(shown))} does not name heads "
+                f"({literal(str(error))}): every head is on."
             )
             raw = ""
         st.session_state[_STATE] = raw

@@ -810,8 +810,8 @@ def rollout_figure(rows: np.ndarray, tokens: list[str], focus: int) -> go.Figure
         kinds,
         1,
         [
-            f"raw attention of {focus_label} (mean over heads), layer by layer",
-            f"rollout of {focus_label}: where its vector comes from",
+            f"raw attention of “{focus_label}” (mean over heads), layer by layer",
+            f"rollout of “{focus_label}”: where its vector comes from",
         ],
         v_gap=0.16,
     )
