@@ -20,6 +20,11 @@ from attention.wording import plural
 
 Escape = Callable[[str], str]
 NAMED_TIES = 3  # at most this many tied heads are named
+# The page's pruning experiment. It runs the task's sentences thousands of times:
+# importance measured again every 12 heads and three random orders keep it to minutes
+# on two shared cores (benchmarks/bench_ablation.py times it).
+PRUNING_RESCORE_EVERY = 12
+PRUNING_SEEDS = (0, 1, 2)
 
 
 @dataclass(frozen=True)

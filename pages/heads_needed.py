@@ -8,6 +8,8 @@ from attention.figures.curves import pruning_figure
 from attention.figures.heatmaps import importance_figure, rollout_figure, switches_figure
 from attention.head_switches import format_heads_off
 from attention.heads_needed import (
+    PRUNING_RESCORE_EVERY,
+    PRUNING_SEEDS,
     SCORE_VIEWS,
     focus_rows,
     importance_sentence,
@@ -199,24 +201,27 @@ if values is not None:
 st.header("Pruning: how many heads can go?")
 st.caption(
     "Switch heads off one after another, least important first (importance on the "
-    "paraphrase task, measured again every 6 heads), down to one head per layer; the grey "
-    f"band is {len(hn.RANDOM_SEEDS)} random orders. Computed once per server."
+    f"paraphrase task, measured again every {PRUNING_RESCORE_EVERY} heads), down to one "
+    f"head per layer; the grey band spans {len(PRUNING_SEEDS)} random orders. Computed once "
+    "per server, with every head on at the start (the switches above do not change it)."
 )
 st.button(
     "Compute the pruning curves",
     key="heads_pruning_go",
     type="primary",
     on_click=_ask,
-    args=(_PRUNING_ASKED, hn.RANDOM_SEEDS),
+    args=(_PRUNING_ASKED, PRUNING_SEEDS),
 )
-if hn.RANDOM_SEEDS in st.session_state.get(_PRUNING_ASKED, set()):
+if PRUNING_SEEDS in st.session_state.get(_PRUNING_ASKED, set()):
     bar = st.progress(0.0)
     stages = ("least important first", "random orders")
 
     def _show(stage: int, done: int, total: int) -> None:
         bar.progress(done / total, text=f"Pruning, {stages[stage]} ({stage + 1} of 2)…")
 
-    curve, random_curves = run_with_progress(hn.pruning_curves, hn.RANDOM_SEEDS, on_progress=_show)
+    curve, random_curves = run_with_progress(
+        hn.pruning_curves, PRUNING_RESCORE_EVERY, PRUNING_SEEDS, on_progress=_show
+    )
     bar.empty()
     summary = summarise_pruning(curve, random_curves, total, DROP)
     show_chart(

@@ -24,7 +24,6 @@ URL_KEY = "heads_off"
 _STATE = "_heads_off"  # the page's own copy, kept when another page is open
 _URL_NOTICE = "_heads_off_notice"
 PILLS = "heads_layer_{}"  # one multi-select per layer (1-based): the heads that are on
-RANDOM_SEEDS = (0, 1, 2, 3, 4)
 Progress = Callable[..., None] | None
 
 
@@ -129,14 +128,15 @@ def importance(score: str, text: str, heads_off: str, _progress: Progress = None
 
 @st.cache_data(max_entries=2, ttl=PER_USER_TTL, show_spinner=False)
 def pruning_curves(
-    seeds: tuple[int, ...], _progress: Progress = None
+    rescore_every: int, seeds: tuple[int, ...], _progress: Progress = None
 ) -> tuple[PruningCurve, list[PruningCurve]]:
-    """The paraphrase accuracy pruned least important first, and in random orders (one
-    per seed); progress reports (stage, done, total), stage 0 then 1."""
+    """The paraphrase accuracy pruned least important first (importance measured again
+    every `rescore_every` heads), and in random orders (one per seed); progress reports
+    (stage, done, total), stage 0 then 1."""
     model, score = pretrained_model(), AccuracyScore(paraphrase_task())
 
     def stage(index: int) -> Progress:
         return None if _progress is None else lambda done, total: _progress(index, done, total)
 
-    curve = prune_by_importance(model, score, progress=stage(0))
+    curve = prune_by_importance(model, score, rescore_every, progress=stage(0))
     return curve, prune_in_random_order(model, score, seeds, progress=stage(1))
