@@ -188,6 +188,17 @@ def test_random_order_drops_exactly_when_the_important_head_goes(tiny):
     assert dropped_somewhere
 
 
+def test_random_order_measured_in_steps_keeps_the_points_it_measures(tiny):
+    every_head = prune_in_random_order(tiny, CosineScore(TEXTS), seeds=[3])[0]
+    stepped = prune_in_random_order(tiny, CosineScore(TEXTS), seeds=[3], measure_every=3)[0]
+    steps = LAYERS * (HEADS - 1)  # 4: measured after 3 heads and after the last
+    assert stepped.order == every_head.order
+    assert list(stepped.removed) == [0, 3, steps]
+    np.testing.assert_allclose(stepped.scores, every_head.scores[[0, 3, steps]], atol=1e-6)
+    with pytest.raises(ValueError, match="measure_every"):
+        prune_in_random_order(tiny, CosineScore(TEXTS), measure_every=0)
+
+
 def test_heads_removable_reads_the_first_big_drop():
     curve = PruningCurve("accuracy", np.arange(6), np.array([1.0, 1.0, 0.97, 0.96, 0.9, 1.0]), ())
     assert curve.heads_removable(0.05) == 3  # 0.9 is the first 5-point drop, at 4 heads

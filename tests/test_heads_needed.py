@@ -135,6 +135,14 @@ def test_pruning_summary_counts_heads_before_a_5_point_drop():
     assert "it is 85.0%" in text and "2.5 (the median of 2 orders, from 0 to 5)" in text
 
 
+def test_random_orders_measured_in_steps_are_said_to_be_lower_bounds():
+    curve = _curve([0.9, 0.9, 0.9, 0.9])
+    stepped = PruningCurve("accuracy", np.array([0, 3, 6]), np.array([0.9, 0.88, 0.7]), ())
+    summary = summarise_pruning(curve, [stepped], 72, 0.05)
+    assert summary.by_random == (3,) and summary.random_every == 3
+    assert "measured every 3 heads, so each may be up to 2 more" in pruning_sentence(summary)
+
+
 def test_pruning_summary_when_the_score_never_drops():
     summary = summarise_pruning(_curve([0.9, 0.9, 0.89]), [], 72, 0.05)
     assert summary.after is None and summary.by_importance == 2
@@ -276,3 +284,12 @@ def test_a_junk_link_turns_every_head_on_with_a_warning(junk):
     assert _pills_off(at) == set()
     assert any("heads_off" in w.value and "every head is on" in w.value for w in at.warning)
     assert "heads_off" not in at.query_params
+
+
+def test_markup_in_the_sentence_stays_text():
+    at = apptest.open_page(PAGE, text="<b>bold</b> <script>alert(1)</script> $x^2$ **strong**")
+    assert_no_failure(at)
+    for block in at.markdown:
+        assert "<script>" not in block.value and "<b>" not in block.value
+    rollout = apptest.chart(at, "heads_rollout")
+    assert all("<b>" not in label for label in rollout["data"][0]["x"])

@@ -29,10 +29,12 @@ Progress = Callable[..., None] | None
 
 @cache
 def paraphrase_task() -> ParaphraseTask:
+    """The task's triplets, read and checked once per process."""
     return load_paraphrase_task()
 
 
 def shape() -> tuple[int, int]:
+    """(layers, heads) of the loaded model."""
     config = pretrained_model().config
     return config.layers, config.heads
 
@@ -128,10 +130,11 @@ def importance(score: str, text: str, heads_off: str, _progress: Progress = None
 
 @st.cache_data(max_entries=2, ttl=PER_USER_TTL, show_spinner=False)
 def pruning_curves(
-    rescore_every: int, seeds: tuple[int, ...], _progress: Progress = None
+    rescore_every: int, seeds: tuple[int, ...], random_every: int, _progress: Progress = None
 ) -> tuple[PruningCurve, list[PruningCurve]]:
     """The paraphrase accuracy pruned least important first (importance measured again
-    every `rescore_every` heads), and in random orders (one per seed); progress reports
+    every `rescore_every` heads), and in random orders (one per seed, measured every
+    `random_every` heads); progress reports
     (stage, done, total), stage 0 then 1."""
     model, score = pretrained_model(), AccuracyScore(paraphrase_task())
 
@@ -139,4 +142,5 @@ def pruning_curves(
         return None if _progress is None else lambda done, total: _progress(index, done, total)
 
     curve = prune_by_importance(model, score, rescore_every, progress=stage(0))
-    return curve, prune_in_random_order(model, score, seeds, progress=stage(1))
+    randoms = prune_in_random_order(model, score, seeds, stage(1), random_every)
+    return curve, randoms
