@@ -59,19 +59,31 @@ def removable(mask: np.ndarray) -> np.ndarray:
 
 
 def prune_by_importance(
-    model: PretrainedModel, score: Score, rescore_every: int = 6, progress: Progress | None = None
+    model: PretrainedModel,
+    score: Score,
+    rescore_every: int = 6,
+    progress: Progress | None = None,
+    measure_every: int = 1,
 ) -> PruningCurve:
     """Switch off the least important head (by `score`'s drop, ties broken by how little
     the head moves the embeddings), `rescore_every` heads between two importance
     measurements, until one head per layer is left; the score is measured after every
-    head. Work: an importance pass per round plus one re-run per head."""
+    `measure_every` heads (a divisor of `rescore_every`, so each round ranks the heads
+    with the removed ones really off) and at the end. Work: an importance pass per round
+    plus one re-run per measured point."""
     _check_step("rescore_every", rescore_every)
+    _check_step("measure_every", measure_every)
+    if rescore_every % measure_every:
+        raise ValueError(
+            f"measure_every ({measure_every}) must divide rescore_every ({rescore_every})."
+        )
     runs = MaskedRuns(model, score.texts)
     reference = runs.embeddings()
     layers, heads = runs.mask.shape
     steps = layers * (heads - 1)
     heads_on = [layers * heads - r * rescore_every for r in range(math.ceil(steps / rescore_every))]
-    tracker = _Tracker(progress, _passes(layers, len(score.texts), sum(heads_on) + steps))
+    measured = math.ceil(steps / measure_every)
+    tracker = _Tracker(progress, _passes(layers, len(score.texts), sum(heads_on) + measured))
 
     def next_order() -> list[tuple[int, int]]:
         candidates = removable(runs.mask)
@@ -85,16 +97,18 @@ def prune_by_importance(
         return [(int(layer), int(head)) for layer, head in ranked]
 
     def choose() -> Iterator[tuple[int, int]]:
-        while removable(runs.mask).any():
+        pending = runs.mask.copy()  # heads chosen so far, measured or not
+        while removable(pending).any():
             taken = 0
             for head in next_order():
                 if taken == rescore_every:
                     break
-                if removable(runs.mask)[head]:
+                if removable(pending)[head]:
+                    pending[head] = 0.0
                     taken += 1
                     yield head
 
-    curve = _curve(runs, score, reference, choose(), tracker)
+    curve = _curve(runs, score, reference, choose(), tracker, measure_every)
     tracker.finish()
     return curve
 

@@ -8,7 +8,7 @@ from attention.figures.curves import pruning_figure
 from attention.figures.heatmaps import importance_figure, rollout_figure, switches_figure
 from attention.head_switches import format_heads_off
 from attention.heads_needed import (
-    PRUNING_RANDOM_EVERY,
+    PRUNING_MEASURE_EVERY,
     PRUNING_RESCORE_EVERY,
     PRUNING_SEEDS,
     SCORE_VIEWS,
@@ -203,8 +203,9 @@ st.header("Pruning: how many heads can go?")
 st.caption(
     "Switch heads off one after another, least important first (importance on the "
     f"paraphrase task, measured again every {PRUNING_RESCORE_EVERY} heads), down to one "
-    f"head per layer; the grey band spans {len(PRUNING_SEEDS)} random orders, measured "
-    f"every {PRUNING_RANDOM_EVERY} heads. Computed once per server, with every head on at "
+    f"head per layer; the grey band spans {len(PRUNING_SEEDS)} random orders. Every curve "
+    f"is measured every {PRUNING_MEASURE_EVERY} heads. Computed once per server (a few "
+    "minutes: the task's sentences run again for every point), with every head on at "
     "the start (the switches above do not change it)."
 )
 st.button(
@@ -225,7 +226,7 @@ if PRUNING_SEEDS in st.session_state.get(_PRUNING_ASKED, set()):
         hn.pruning_curves,
         PRUNING_RESCORE_EVERY,
         PRUNING_SEEDS,
-        PRUNING_RANDOM_EVERY,
+        PRUNING_MEASURE_EVERY,
         on_progress=_show,
     )
     bar.empty()

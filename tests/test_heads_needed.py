@@ -128,19 +128,23 @@ def test_pruning_summary_counts_heads_before_a_5_point_drop():
     curve = _curve([0.90, 0.91, 0.88, 0.87, 0.85, 0.80, 0.70])
     randoms = [_curve([0.90, 0.84, 0.8, 0.8, 0.8, 0.8, 0.8]), _curve([0.9] * 6 + [0.5])]
     summary = summarise_pruning(curve, randoms, 72, 0.05)
-    assert summary.by_importance == 3 and summary.after == pytest.approx(0.85)
+    assert summary.by_importance == 3 and summary.after == (4, pytest.approx(0.85))
     assert summary.by_random == (0, 5)
     text = pruning_sentence(summary)
     assert "accuracy is 90.0%" in text and "**3 of 72 heads**" in text
-    assert "it is 85.0%" in text and "2.5 (the median of 2 orders, from 0 to 5)" in text
+    assert "with 4 off it is 85.0%" in text and "2.5 (the median of 2 orders, from 0 to 5)" in text
+    assert "measured every" not in text
 
 
-def test_random_orders_measured_in_steps_are_said_to_be_lower_bounds():
-    curve = _curve([0.9, 0.9, 0.9, 0.9])
+def test_curves_measured_in_steps_are_said_to_be_lower_bounds():
+    curve = PruningCurve("accuracy", np.array([0, 3, 6, 9]), np.array([0.9, 0.9, 0.84, 0.8]), ())
     stepped = PruningCurve("accuracy", np.array([0, 3, 6]), np.array([0.9, 0.88, 0.7]), ())
     summary = summarise_pruning(curve, [stepped], 72, 0.05)
-    assert summary.by_random == (3,) and summary.random_every == 3
-    assert "measured every 3 heads, so each may be up to 2 more" in pruning_sentence(summary)
+    assert summary.by_importance == 3 and summary.after == (6, pytest.approx(0.84))
+    assert summary.by_random == (3,) and summary.measure_every == 3
+    text = pruning_sentence(summary)
+    assert "with 6 off it is 84.0%" in text
+    assert "measured every 3 heads, so each count may be up to 2 higher" in text
 
 
 def test_pruning_summary_when_the_score_never_drops():

@@ -130,17 +130,16 @@ def importance(score: str, text: str, heads_off: str, _progress: Progress = None
 
 @st.cache_data(max_entries=2, ttl=PER_USER_TTL, show_spinner=False)
 def pruning_curves(
-    rescore_every: int, seeds: tuple[int, ...], random_every: int, _progress: Progress = None
+    rescore_every: int, seeds: tuple[int, ...], measure_every: int, _progress: Progress = None
 ) -> tuple[PruningCurve, list[PruningCurve]]:
     """The paraphrase accuracy pruned least important first (importance measured again
-    every `rescore_every` heads), and in random orders (one per seed, measured every
-    `random_every` heads); progress reports
-    (stage, done, total), stage 0 then 1."""
+    every `rescore_every` heads) and in random orders (one per seed), each curve measured
+    every `measure_every` heads; progress reports (stage, done, total), stage 0 then 1."""
     model, score = pretrained_model(), AccuracyScore(paraphrase_task())
 
     def stage(index: int) -> Progress:
         return None if _progress is None else lambda done, total: _progress(index, done, total)
 
-    curve = prune_by_importance(model, score, rescore_every, progress=stage(0))
-    randoms = prune_in_random_order(model, score, seeds, stage(1), random_every)
+    curve = prune_by_importance(model, score, rescore_every, stage(0), measure_every)
+    randoms = prune_in_random_order(model, score, seeds, stage(1), measure_every)
     return curve, randoms
