@@ -16,7 +16,8 @@ from attention.pretrained.model import PretrainedModel
 
 @dataclass(frozen=True)
 class PruningCurve:
-    """`scores[k]` is the score with the first `removed[k]` heads of `order` switched off."""
+    """`scores[k]` is the score with the first `removed[k]` heads of `order` switched off
+    (`removed` is 0, 1, 2, … or, for a curve measured in steps, 0, k, 2k, …)."""
 
     score_name: str
     removed: np.ndarray  # (points,) 0, 1, 2, … heads off
@@ -25,7 +26,8 @@ class PruningCurve:
 
     def heads_removable(self, drop: float = 0.05) -> int:
         """Heads switched off before the score first falls `drop` or more below its value
-        with every head (0.05 = 5 points of accuracy); all of them if it never does."""
+        with every head (0.05 = 5 points of accuracy); all of them if it never does. For
+        a curve measured in steps: the last measured point before the fall."""
         fallen = np.flatnonzero(self.scores[0] - self.scores >= drop - 1e-9)
         return int(self.removed[fallen[0] - 1] if fallen.size else self.removed[-1])
 
@@ -57,20 +59,31 @@ def removable(mask: np.ndarray) -> np.ndarray:
 
 
 def prune_by_importance(
-    model: PretrainedModel, score: Score, rescore_every: int = 6, progress: Progress | None = None
+    model: PretrainedModel,
+    score: Score,
+    rescore_every: int = 6,
+    progress: Progress | None = None,
+    measure_every: int = 1,
 ) -> PruningCurve:
     """Switch off the least important head (by `score`'s drop, ties broken by how little
     the head moves the embeddings), `rescore_every` heads between two importance
     measurements, until one head per layer is left; the score is measured after every
-    head. Work: an importance pass per round plus one re-run per head."""
-    if isinstance(rescore_every, bool) or not isinstance(rescore_every, int) or rescore_every < 1:
-        raise ValueError(f"rescore_every must be an integer >= 1; got {rescore_every!r}.")
+    `measure_every` heads (a divisor of `rescore_every`, so each round ranks the heads
+    with the removed ones really off) and at the end. Work: an importance pass per round
+    plus one re-run per measured point."""
+    _check_step("rescore_every", rescore_every)
+    _check_step("measure_every", measure_every)
+    if rescore_every % measure_every:
+        raise ValueError(
+            f"measure_every ({measure_every}) must divide rescore_every ({rescore_every})."
+        )
     runs = MaskedRuns(model, score.texts)
     reference = runs.embeddings()
     layers, heads = runs.mask.shape
     steps = layers * (heads - 1)
     heads_on = [layers * heads - r * rescore_every for r in range(math.ceil(steps / rescore_every))]
-    tracker = _Tracker(progress, _passes(layers, len(score.texts), sum(heads_on) + steps))
+    measured = math.ceil(steps / measure_every)
+    tracker = _Tracker(progress, _passes(layers, len(score.texts), sum(heads_on) + measured))
 
     def next_order() -> list[tuple[int, int]]:
         candidates = removable(runs.mask)
@@ -84,16 +97,18 @@ def prune_by_importance(
         return [(int(layer), int(head)) for layer, head in ranked]
 
     def choose() -> Iterator[tuple[int, int]]:
-        while removable(runs.mask).any():
+        pending = runs.mask.copy()  # heads chosen so far, measured or not
+        while removable(pending).any():
             taken = 0
             for head in next_order():
                 if taken == rescore_every:
                     break
-                if removable(runs.mask)[head]:
+                if removable(pending)[head]:
+                    pending[head] = 0.0
                     taken += 1
                     yield head
 
-    curve = _curve(runs, score, reference, choose(), tracker)
+    curve = _curve(runs, score, reference, choose(), tracker, measure_every)
     tracker.finish()
     return curve
 
@@ -103,29 +118,39 @@ def prune_in_random_order(
     score: Score,
     seeds: Iterable[int] = range(5),
     progress: Progress | None = None,
+    measure_every: int = 1,
 ) -> list[PruningCurve]:
     """One curve per seed: heads switched off in a random order (a head is skipped when
-    it is the last one on in its layer), the score measured after every head."""
+    it is the last one on in its layer), the score measured after every `measure_every`
+    heads and at the end (each measurement re-runs the sentences, so a band over many
+    seeds gets `measure_every` times cheaper)."""
+    _check_step("measure_every", measure_every)
     seeds = list(seeds)
     runs = MaskedRuns(model, score.texts)
     reference = runs.embeddings()
     layers, heads = runs.mask.shape
-    steps = layers * (heads - 1)
-    tracker = _Tracker(progress, _passes(layers, len(score.texts), len(seeds) * steps))
+    measured = math.ceil(layers * (heads - 1) / measure_every)
+    tracker = _Tracker(progress, _passes(layers, len(score.texts), len(seeds) * measured))
     curves = []
     for seed in seeds:
-        order = np.random.default_rng(seed).permutation(layers * heads)
         runs.set_mask(np.ones_like(runs.mask))
-
-        def choose(order: np.ndarray = order) -> Iterator[tuple[int, int]]:
-            for flat in order:
-                head = divmod(int(flat), heads)
-                if removable(runs.mask)[head]:
-                    yield head
-
-        curves.append(_curve(runs, score, reference, choose(), tracker))
+        order = random_order(seed, layers, heads)
+        curves.append(_curve(runs, score, reference, order, tracker, measure_every))
     tracker.finish()
     return curves
+
+
+def random_order(seed: int, layers: int, heads: int) -> list[tuple[int, int]]:
+    """The heads in a seeded random order, each skipped when it would be the last one on
+    in its layer: switched off in this order, one head per layer is left."""
+    mask = np.ones((layers, heads))
+    order = []
+    for flat in np.random.default_rng(seed).permutation(layers * heads):
+        head = divmod(int(flat), heads)
+        if removable(mask)[head]:
+            mask[head] = 0.0
+            order.append(head)
+    return order
 
 
 def _curve(
@@ -134,18 +159,33 @@ def _curve(
     reference: np.ndarray,
     heads: Iterable[tuple[int, int]],
     tracker: _Tracker,
+    measure_every: int = 1,
 ) -> PruningCurve:
-    """Switch off `heads` one by one (a generator that may read `runs.mask` as it goes),
-    measuring the score after each."""
+    """Switch off `heads` one by one (a generator that may read `runs.mask` as it goes:
+    with `measure_every` 1 it holds every head switched off so far), measuring the
+    score after every `measure_every` heads and after the last."""
     scores = [float(score(runs.embeddings(), reference))]
-    order = []
-    for layer, head in heads:
-        mask = runs.mask.copy()
-        mask[layer, head] = 0.0
+    removed, order = [0], []
+    mask = runs.mask.copy()
+
+    def measure() -> None:
         runs.set_mask(mask, tracker.part())
         scores.append(float(score(runs.embeddings(), reference)))
+        removed.append(len(order))
+
+    for layer, head in heads:
+        mask[layer, head] = 0.0
         order.append((layer, head))
-    return PruningCurve(score.name, np.arange(len(scores)), np.array(scores), tuple(order))
+        if len(order) % measure_every == 0:
+            measure()
+    if removed[-1] != len(order):
+        measure()
+    return PruningCurve(score.name, np.array(removed), np.array(scores), tuple(order))
+
+
+def _check_step(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1; got {value!r}.")
 
 
 def _passes(layers: int, sentences: int, head_runs: int) -> int:

@@ -1,7 +1,8 @@
 """Switching MiniLM's heads off: the cost of one ablated forward pass against an unablated
 one (target ≤ 1.1×, interleaved in the same process), the importance of all 72 heads on
-the default sentence (target ≤ 3 s) and on the paraphrase task, and the task's accuracy
-with every head.
+the default sentence (target ≤ 3 s) and on the paraphrase task, the task's accuracy
+with every head, and the pruning curves of the "Do we need all these heads?" page (its
+settings; their time, and how many heads go before the accuracy drops by 5 points).
 
 Run: python -m benchmarks.bench_ablation
 """
@@ -13,8 +14,10 @@ import time
 import numpy as np
 
 from attention.ablation import AccuracyScore, CosineScore, head_importance
+from attention.heads_needed import PRUNING_MEASURE_EVERY, PRUNING_RESCORE_EVERY, PRUNING_SEEDS
 from attention.paraphrase import load_paraphrase_task
 from attention.pretrained import load_pretrained
+from attention.pruning import prune_by_importance, prune_in_random_order
 from attention.runtime import tune_process
 from benchmarks.bench_pretrained import text_of
 from benchmarks.common import THREADS, interleaved_medians, pin_threads, print_table
@@ -65,6 +68,34 @@ def main() -> None:
     print()
     embeddings = np.stack([trace.sentence_embedding for trace in traces])
     print(f"Paraphrase accuracy with every head: {task.accuracy(embeddings):.3f}")
+    print()
+
+    score = AccuracyScore(task)
+    curve_time, curve = seconds(
+        lambda: prune_by_importance(
+            model, score, PRUNING_RESCORE_EVERY, measure_every=PRUNING_MEASURE_EVERY
+        )
+    )
+    random_time, randoms = seconds(
+        lambda: prune_in_random_order(model, score, PRUNING_SEEDS, None, PRUNING_MEASURE_EVERY)
+    )
+    print("Pruning curves of the page (one wall-clock run each):")
+    print_table(
+        ["order", "seconds", "heads off before a 5-point drop"],
+        [
+            [
+                f"least important first, importance every {PRUNING_RESCORE_EVERY} heads, "
+                f"measured every {PRUNING_MEASURE_EVERY}",
+                curve_time,
+                curve.heads_removable(0.05),
+            ],
+            [
+                f"random, {len(PRUNING_SEEDS)} seeds, measured every {PRUNING_MEASURE_EVERY} heads",
+                random_time,
+                " / ".join(str(c.heads_removable(0.05)) for c in randoms),
+            ],
+        ],
+    )
 
 
 if __name__ == "__main__":

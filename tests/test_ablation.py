@@ -174,6 +174,21 @@ def test_pruning_by_importance_keeps_the_important_head_and_the_score(tiny):
     assert survivors.sum(axis=1).tolist() == [1] * LAYERS
 
 
+def test_pruning_by_importance_measured_in_steps_ranks_and_keeps_as_every_head(tiny):
+    every_head = prune_by_importance(tiny, CosineScore(TEXTS), rescore_every=2)
+    stepped = prune_by_importance(tiny, CosineScore(TEXTS), rescore_every=2, measure_every=2)
+    steps = LAYERS * (HEADS - 1)
+    assert stepped.order == every_head.order  # each round ranked with the same heads off
+    assert list(stepped.removed) == [*range(0, steps, 2), steps]
+    np.testing.assert_allclose(stepped.scores, every_head.scores[stepped.removed], atol=1e-6)
+    survivors = np.ones((LAYERS, HEADS), bool)
+    for head in stepped.order:
+        survivors[head] = False
+    assert survivors.sum(axis=1).tolist() == [1] * LAYERS
+    with pytest.raises(ValueError, match="divide"):
+        prune_by_importance(tiny, CosineScore(TEXTS), rescore_every=3, measure_every=2)
+
+
 def test_random_order_drops_exactly_when_the_important_head_goes(tiny):
     curves = prune_in_random_order(tiny, CosineScore(TEXTS), seeds=range(6))
     orders = {curve.order for curve in curves}
@@ -186,6 +201,17 @@ def test_random_order_drops_exactly_when_the_important_head_goes(tiny):
             dropped_somewhere |= gone
         assert len(curve.order) == LAYERS * (HEADS - 1)  # down to one head per layer
     assert dropped_somewhere
+
+
+def test_random_order_measured_in_steps_keeps_the_points_it_measures(tiny):
+    every_head = prune_in_random_order(tiny, CosineScore(TEXTS), seeds=[3])[0]
+    stepped = prune_in_random_order(tiny, CosineScore(TEXTS), seeds=[3], measure_every=3)[0]
+    steps = LAYERS * (HEADS - 1)  # 4: measured after 3 heads and after the last
+    assert stepped.order == every_head.order
+    assert list(stepped.removed) == [0, 3, steps]
+    np.testing.assert_allclose(stepped.scores, every_head.scores[[0, 3, steps]], atol=1e-6)
+    with pytest.raises(ValueError, match="measure_every"):
+        prune_in_random_order(tiny, CosineScore(TEXTS), measure_every=0)
 
 
 def test_heads_removable_reads_the_first_big_drop():

@@ -25,6 +25,7 @@ from attention.figures.palette import DIVERGING_SCALE, signed_axis
 from attention.head_blocks import head_block_reads
 from attention.head_spaces import head_layout, head_spaces
 from attention.nudges import block_nudges
+from attention.pruning import PruningCurve, curve_band
 from tests.apptest import array, colour_scale
 
 MODULES = (heatmaps, spaces, lines, curves, presentation)
@@ -171,7 +172,25 @@ def _builders(i: dict) -> dict:
         "layer_ratio_figure": [
             lambda: curves.layer_ratio_figure(np.random.default_rng(1).random((6, 2, N)))
         ],
+        "switches_figure": [lambda: heatmaps.switches_figure(np.eye(3, 4))],
+        "importance_figure": [
+            lambda: heatmaps.importance_figure(
+                np.array([[0.2, -0.1, 0.0], [0.05, 0.3, 0.1]]), np.eye(2, 3) < 1, "drop", ".2f"
+            )
+        ],
+        "rollout_figure": [
+            lambda: heatmaps.rollout_figure(np.random.default_rng(2).random((2, 3, N)), tokens, 5)
+        ],
+        "pruning_figure": [lambda: curves.pruning_figure(*_pruning_inputs())],
     }
+
+
+def _pruning_inputs() -> tuple:
+    """A pruning curve over 4 heads, a band of two random orders, 2 heads removable."""
+    removed = np.arange(5)
+    curve = PruningCurve("accuracy", removed, np.array([0.9, 0.9, 0.88, 0.8, 0.7]), ())
+    randoms = [PruningCurve("accuracy", removed, np.linspace(0.9, s, 5), ()) for s in (0.5, 0.6)]
+    return curve, curve_band(randoms), 2, 2, 0.05
 
 
 def test_every_public_builder_is_checked_here(inputs):
@@ -252,7 +271,7 @@ def test_signed_heatmaps_use_the_diverging_axis(inputs):
                 assert low == -high, name
                 assert high >= np.nanmax(np.abs(z)) - 1e-3, name
                 signed += 1
-    assert signed == 5  # concatenated heads, W_O's update, hidden units, W_Q twice
+    assert signed == 6  # concatenated heads, W_O's update, hidden units, W_Q twice, importance
 
 
 def test_signed_axis_is_symmetric_and_white_at_zero():

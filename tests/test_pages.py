@@ -21,6 +21,7 @@ PAGES = [
     "pages/attention_maps.py",
     "pages/why_heads.py",
     "pages/real_model.py",
+    "pages/heads_needed.py",
     "pages/block.py",
 ]
 

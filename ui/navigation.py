@@ -21,6 +21,7 @@ PAGES = (
     ("pages/attention_maps.py", "Attention maps", ":material/grid_on:"),
     ("pages/why_heads.py", "Why several heads?", ":material/functions:"),
     ("pages/real_model.py", "Inside a real model", ":material/neurology:"),
+    ("pages/heads_needed.py", "Do we need all these heads?", ":material/toggle_on:"),
     ("pages/block.py", "The block around attention", ":material/stacks:"),
 )
 

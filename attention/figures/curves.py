@@ -30,6 +30,7 @@ from attention.figures.grid import (
 )
 from attention.figures.palette import FONT_SIZE, TOKEN_COLOR, head_color, with_alpha
 from attention.figures.text import percent, safe_label, unique_labels
+from attention.pruning import CurveBand, PruningCurve
 
 # Layouts and variants (not heads): Paul Tol's high-contrast set plus black, each with
 # its own dash so the lines stay apart in grey print and for every colour vision.
@@ -604,3 +605,75 @@ def layer_ratio_figure(ratios: np.ndarray) -> go.Figure:
         "margin": MARGIN,
     }
     return figure(data, layout)
+
+
+# Pruning heads ----------------------------------------------------------------------
+
+PRUNED_COLOR = "#000000"  # the importance order
+RANDOM_COLOR = "#888888"  # the random orders' band and median
+
+
+def pruning_figure(
+    curve: PruningCurve, band: CurveBand, orders: int, removable: int, drop: float
+) -> go.Figure:
+    """Accuracy (%) against heads switched off: least important first (black) beside the
+    band and median of `orders` random orders (grey); a dotted line `drop` below the
+    start and the last point before the importance curve falls to it, marked."""
+    removed = curve.removed
+    data = [
+        {
+            "type": "scatter",
+            "x": np.concatenate([band.removed, band.removed[::-1]]),
+            "y": np.concatenate([band.high, band.low[::-1]]).round(5) * 100,
+            "fill": "toself",
+            "mode": "lines",
+            "fillcolor": with_alpha(RANDOM_COLOR, 0.25),
+            "line": {"width": 0},
+            "hoverinfo": "skip",
+            "name": f"random orders: lowest to highest of {orders}",
+            "legendgroup": "random",
+        },
+        {
+            "type": "scatter",
+            "x": band.removed,
+            "y": band.median.round(5) * 100,
+            "mode": "lines",
+            "line": {"color": RANDOM_COLOR, "dash": "dash", "width": 2},
+            "name": "random orders: median",
+            "legendgroup": "random",
+            "hovertemplate": "%{x} heads off in a random order<br>median accuracy "
+            "%{y:.1f} %<extra></extra>",
+        },
+        {
+            "type": "scatter",
+            "x": removed,
+            "y": curve.scores.round(5) * 100,
+            "mode": "lines",
+            "line": {"color": PRUNED_COLOR, "width": 3},
+            "name": "least important first",
+            "hovertemplate": "%{x} heads off, least important first<br>accuracy "
+            "%{y:.1f} %<extra></extra>",
+        },
+        {
+            "type": "scatter",
+            "x": [removable],
+            "y": [round(float(curve.scores[removable]) * 100, 3)],
+            "mode": "markers+text",
+            "marker": {"color": PRUNED_COLOR, "size": 14, "symbol": "diamond"},
+            "text": [f"{removable} heads off"],
+            "textposition": "bottom left",
+            "name": f"last point within {drop * 100:.0f} points",
+            "hovertemplate": "%{x} heads off: accuracy %{y:.1f} %<extra></extra>",
+        },
+    ]
+    floor = (float(curve.scores[0]) - drop) * 100
+    layout = {
+        "shapes": [
+            horizontal_line(floor, {"color": "#555555", "dash": "dot"}),
+            vertical_line(removable, {"color": PRUNED_COLOR, "dash": "dot", "width": 1}),
+        ],
+        "annotations": [line_label(floor, f"{drop * 100:.0f} points below all heads")],
+        "xaxis": {"title": {"text": "heads switched off"}, "range": [-1, int(removed[-1]) + 1]},
+        "yaxis": {"title": {"text": "paraphrase accuracy (%)"}},
+    }
+    return figure(data, framed_layout(layout, 460, legend={"orientation": "h", "y": -0.2}))

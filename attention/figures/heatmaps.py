@@ -23,7 +23,9 @@ from attention.experiments.training.train import Comparison
 from attention.figures.grid import MARGIN, Panel, figure, framed_layout, grid
 from attention.figures.palette import (
     BLOCKED_COLOR,
+    FOCUS_COLOR,
     FONT_SIZE,
+    TOKEN_COLOR,
     WEIGHT_AXIS,
     head_color,
     signed_axis,
@@ -700,3 +702,156 @@ def _scale_pairs(name: str) -> list[list]:
     """A named Plotly colour scale as explicit [position, colour] pairs (what Plotly's
     validation would turn the name into)."""
     return [list(pair) for pair in get_colorscale(name)]
+
+
+# Which heads are needed -------------------------------------------------------------
+
+_LAYER_HEAD_CELL_PX = 46  # one layer's row in the 6 × 12 views of heads
+
+
+def _layer_head_axes(layers: int, heads: int) -> dict:
+    """Axes of a (layers × heads) view: heads along x, layer 1 at the top."""
+    return {
+        "xaxis": {
+            "title": {"text": "head"},
+            "tickvals": list(range(1, heads + 1)),
+            "showgrid": False,
+            "zeroline": False,
+            "side": "top",
+        },
+        "yaxis": {
+            "title": {"text": "layer"},
+            "tickvals": list(range(1, layers + 1)),
+            "autorange": "reversed",
+            "showgrid": False,
+            "zeroline": False,
+        },
+    }
+
+
+def switches_figure(mask: np.ndarray) -> go.Figure:
+    """The (layers, heads) 0/1 mask as a grid of squares: a head that is on in its
+    head's colour, one that is off as a light grey outline."""
+    layers, heads = np.shape(mask)
+    layer, head = np.mgrid[1 : layers + 1, 1 : heads + 1]
+    on = np.asarray(mask).ravel() > 0
+    colors = [head_color(h - 1) if o else "white" for h, o in zip(head.ravel(), on, strict=True)]
+    data = [
+        {
+            "type": "scatter",
+            "x": head.ravel(),
+            "y": layer.ravel(),
+            "mode": "markers",
+            "marker": {
+                "symbol": "square",
+                "size": 24,
+                "color": colors,
+                "line": {"color": [TOKEN_COLOR if o else BLOCKED_COLOR for o in on], "width": 1},
+            },
+            "customdata": np.where(on, "on", "off"),
+            "hovertemplate": "layer %{y} · head %{x}: %{customdata}<extra></extra>",
+            "showlegend": False,
+        }
+    ]
+    layout = {
+        **_layer_head_axes(layers, heads),
+        "height": layers * _LAYER_HEAD_CELL_PX + 90,
+        "margin": {**MARGIN, "l": 60, "t": 50},
+        "font": {"size": FONT_SIZE},
+        "plot_bgcolor": "white",
+    }
+    return figure(data, layout)
+
+
+def importance_figure(
+    values: np.ndarray, on: np.ndarray, title: str, cell_format: str
+) -> go.Figure:
+    """A (layers, heads) importance map on the diverging scale (blue = the score drops
+    when the head is off, red = it rises); heads already off are left blank. Each cell
+    shows its value (d3 `cell_format`, e.g. ".3f")."""
+    values = np.asarray(values, dtype=np.float64)
+    layers, heads = values.shape
+    z = np.where(on, values, np.nan)
+    shown = z if np.any(on) else np.zeros_like(values)
+    data = [
+        {
+            "type": "heatmap",
+            "z": np.round(z, 6),
+            "x": list(range(1, heads + 1)),
+            "y": list(range(1, layers + 1)),
+            **signed_axis(shown[np.isfinite(shown)], title=title, on_trace=True),
+            "xgap": 2,
+            "ygap": 2,
+            "hoverongaps": False,
+            "texttemplate": f"%{{z:{cell_format}}}",
+            "textfont": {"size": FONT_SIZE - 4},
+            "hovertemplate": f"layer %{{y}} · head %{{x}}<br>{title}: %{{z:{cell_format}}}"
+            "<extra></extra>",
+        }
+    ]
+    layout = {
+        **_layer_head_axes(layers, heads),
+        "height": layers * _LAYER_HEAD_CELL_PX + 100,
+        "margin": {**MARGIN, "l": 60, "t": 50},
+        "font": {"size": FONT_SIZE},
+        "plot_bgcolor": "white",
+    }
+    return figure(data, layout)
+
+
+def rollout_figure(rows: np.ndarray, tokens: list[str], focus: int) -> go.Figure:
+    """Two maps on the shared 0–1 weight scale, layers × key tokens: the focus token's
+    raw attention (mean over heads) in each layer, and its rollout in each layer. The
+    focus token's own column is framed."""
+    kinds, layers, n = np.shape(rows)
+    labels = unique_labels(tokens)
+    focus_label = labels[focus]
+    panels, layout = grid(
+        kinds,
+        1,
+        [
+            f"raw attention of “{focus_label}” (mean over heads), layer by layer",
+            f"rollout of “{focus_label}”: where its vector comes from",
+        ],
+        v_gap=0.16,
+    )
+    names = [f"layer {layer + 1}" for layer in range(layers)]
+    data, shapes = [], []
+    for panel, values, what in zip(panels, rows, ("raw attention", "rollout"), strict=True):
+        trace = {
+            "type": "heatmap",
+            "z": np.round(np.asarray(values, dtype=np.float64), 4),
+            "x": labels,
+            "y": names,
+            "coloraxis": "coloraxis",
+            "xgap": 1 if n <= 32 else 0,
+            "ygap": 1,
+            "hovertemplate": f"%{{y}} · {what}<br>{focus_label} → %{{x}}: %{{z:.3f}}"
+            "<extra></extra>",
+        }
+        if n <= 16:
+            trace.update(texttemplate="%{z:.2f}", textfont={"size": FONT_SIZE - 4})
+        data.append(panel.place(trace))
+        layout[panel.xaxis].update(type="category", showticklabels=n <= MAX_GRID_CELLS)
+        layout[panel.yaxis].update(type="category", autorange="reversed")
+        shapes.append(
+            {
+                "type": "rect",
+                "xref": panel.x,
+                "yref": f"{panel.y} domain",
+                "x0": focus - 0.5,
+                "x1": focus + 0.5,
+                "y0": 0,
+                "y1": 1,
+                "line": {"color": FOCUS_COLOR, "width": 2},
+            }
+        )
+    layout.update(
+        shapes=shapes,
+        coloraxis=WEIGHT_AXIS,
+        height=2 * (layers * 34 + 60) + 120,
+        margin={**MARGIN, "l": 80, "t": 40, "b": 30},
+        font={"size": FONT_SIZE},
+        plot_bgcolor="white",
+    )
+    return figure(data, layout)
