@@ -1,0 +1,263 @@
+"""A move of a page's main controls → every chart redrawn, in headless Chromium, beside a
+framework floor measured in the same run (PRODUCT.md: ≤ 500 ms after the key press).
+
+Each page is opened once; each control is moved MOVES times by keyboard on the focused
+widget (sliders: ArrowRight × n/2 then ArrowLeft × n/2, so half the moves are new values
+and half are values the cache has seen), the focus token by its select box (ArrowDown or
+ArrowUp, Enter), the Lesson by its Next button. A move is timed from the key (or pointer)
+press to the last change inside any Plotly chart or the script's end, whichever is later
+(harness/redraw.py records both on the page's clock; no fixed sleep). The floor is a bare
+Streamlit page with the same number of 11×11 Plotly heatmaps that follow a sidebar
+slider, moved the same way. Breakdown per move: the server's turn (websocket frame sent →
+last frame received: script, figure JSON, protobuf), the bytes received, and the browser
+(the rest), with the renderer's script and layout + style time from CDP's
+Performance.getMetrics. One move per page is traced (CDP tracing) and the renderer main
+thread's self time is summed by event.
+
+What the traces showed (Head spaces, heads slider, before any change here): every chart
+is redrawn twice per move — Streamlit's PlotlyChart calls Plotly.react when the new spec
+arrives and again from its own onUpdate handler, which stores the drawn figure in React
+state — so the browser's cost scales with the number of charts, not with their data. On
+the main thread the time goes to JavaScript (FunctionCall, Plotly building SVG) and to
+layout and style recalculation forced by Plotly measuring text (getBBox for every title,
+tick label and annotation) — about as much again; painting is small. Fewer charts, fewer
+subplots and annotations per chart, and charts that are not re-sent (a page-local control
+in a fragment reruns only its own charts) are what shortens a redraw; the size of the data
+(bytes over the websocket, tens of kB) is not.
+
+Run: python -m benchmarks.bench_interaction [--moves 10] [--pages head_spaces,...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks.common import print_table
+from harness import redraw
+from harness.browser import CHROMIUM, CHROMIUM_ARGS, free_port, start_app, wait_until_drawn
+
+VIEWPORT = {"width": 1440, "height": 900}
+FLOOR_APP = """import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+n = int(st.query_params.get("n", "1"))
+v = st.sidebar.slider("Value", 0, 100, 50, key="value")
+for i in range(n):
+    z = np.add.outer(np.arange(11), np.arange(11)) * (v + i) % 7
+    st.plotly_chart(go.Figure(go.Heatmap(z=z)), key=f"c{i}")
+"""
+
+
+@dataclass(frozen=True)
+class Control:
+    """A control on a page: its name in the table and how to move it (step k of n)."""
+
+    name: str
+    prepare: Callable[[object], None]
+    move: Callable[[object, int, int], None]
+
+
+def slider(label: str) -> Control:
+    """A slider (or select slider) found by its label, moved by arrow keys while focused."""
+    selector = f'input[type="range"][aria-label="{label}"]'
+
+    def move(page, k: int, n: int) -> None:
+        page.keyboard.press("ArrowRight" if k < n // 2 else "ArrowLeft")
+
+    return Control(label.split(" (")[0], lambda page: page.locator(selector).focus(), move)
+
+
+def focus_token() -> Control:
+    """The sidebar's focus select box: open it, one option down (or up), Enter."""
+
+    def move(page, k: int, n: int) -> None:
+        page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(
+            has_text="Focus token"
+        ).click()
+        page.keyboard.press("ArrowDown" if k < n // 2 else "ArrowUp")
+        page.keyboard.press("Enter")
+
+    return Control("focus token", lambda page: None, move)
+
+
+def segmented(key: str, label_of_step: Callable[[int], str]) -> Control:
+    """The segmented control with widget key `key`, clicked on option `label_of_step(k)`."""
+
+    def move(page, k: int, n: int) -> None:
+        page.locator(f".st-key-{key}").get_by_text(label_of_step(k), exact=True).click()
+
+    return Control("stage (segmented)", lambda page: None, move)
+
+
+def next_button() -> Control:
+    """The Lesson's Next button (Back for the second half, so every step is one move)."""
+
+    def move(page, k: int, n: int) -> None:
+        name = "Next ▶" if k < n // 2 else "◀ Back"
+        page.get_by_role("button", name=name).click()
+
+    return Control("Next / Back", lambda page: None, move)
+
+
+SIDEBAR = [slider("d_model (embedding width)"), slider("Heads"), focus_token()]
+PAGES = {
+    "head_spaces": [
+        *SIDEBAR,
+        segmented("hs_stage", lambda k: ["head 1", "head 2", "head 3", "before"][k % 4]),
+    ],
+    "attention_maps": [*SIDEBAR, slider("Head to enlarge")],
+    "block": [*SIDEBAR, slider("Depth for the picture below")],
+    "lesson": [next_button()],
+}
+
+
+def open_page(context, url: str):
+    """A new tab on `url`, drawn (a fresh session's first load reruns once more)."""
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    page.goto(url)
+    wait_until_drawn(page, timeout_ms=120_000, min_charts=1)
+    page.wait_for_timeout(1000)
+    wait_until_drawn(page, timeout_ms=120_000, min_charts=1)
+    return page, cdp
+
+
+def moves(page, cdp, control: Control, count: int) -> list[redraw.Move]:
+    """`count` timed moves of one control."""
+    control.prepare(page)
+    done = []
+    for k in range(count):
+        done.append(redraw.timed_move(page, cdp, lambda k=k: control.move(page, k, count)))
+    return done
+
+
+def traced_move(browser, page, cdp, control: Control) -> dict[str, float]:
+    """The renderer main thread's self time by event name during one move."""
+    control.prepare(page)
+    browser.start_tracing(page=page, categories=["devtools.timeline"])
+    redraw.timed_move(page, cdp, lambda: control.move(page, 0, 2))
+    trace = json.loads(browser.stop_tracing())
+    redraw.timed_move(page, cdp, lambda: control.move(page, 1, 2))  # back where it was
+    return redraw.main_thread_self_times(trace)
+
+
+def summary(done: list[redraw.Move]) -> list:
+    """p50, p95 and the median breakdown of a control's moves."""
+    totals = [m.total for m in done]
+    return [
+        round(statistics.median(totals)),
+        round(redraw.percentile(totals, 95)),
+        round(redraw.median_of(done, "server")),
+        round(redraw.median_of(done, "bytes") / 1000),
+        round(redraw.median_of(done, "browser")),
+        round(redraw.median_of(done, "script_ms")),
+        round(redraw.median_of(done, "layout_ms")),
+        f"{max(m.charts for m in done)}/{done[-1].on_page}",
+    ]
+
+
+def measure_page(context, apps: dict, name: str, count: int) -> tuple[list[list], object]:
+    """Rows for one page: its floor, then each control on every app (interleaved, so
+    the same load falls on all); returns them with the last app's open tab."""
+    tabs = {label: open_page(context, _url(proc, name)) for label, proc in apps.items()}
+    page, cdp = tabs["now"]
+    charts = page.locator('[data-testid="stPlotlyChart"]').count()
+    floor_page, floor_cdp = open_page(context, _url(apps["floor"], f"?n={charts}"))
+    floor = moves(floor_page, floor_cdp, slider("Value"), count)
+    floor_page.close()
+    floor_p50 = statistics.median(m.total for m in floor)
+    rows = [[name, f"floor: {charts} heatmaps", "", *summary(floor)]]
+    for control in PAGES[name]:
+        for label, (tab, tab_cdp) in tabs.items():
+            tab.bring_to_front()
+            done = summary(moves(tab, tab_cdp, control, count))
+            rows.append([name, f"{control.name} ({label})", f"{done[0] / floor_p50:.1f}×", *done])
+    for label, (tab, _) in tabs.items():
+        if label != "now":
+            tab.close()
+    page.bring_to_front()
+    return rows, (page, cdp)
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=10)
+    parser.add_argument("--pages", default=",".join(PAGES))
+    parser.add_argument(
+        "--before", type=Path, help="a checkout of an earlier version to time alongside"
+    )
+    args = parser.parse_args()
+    started, load = time.monotonic(), os.getloadavg()[0]
+    rows, traces = [], {}
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "floor.py"
+        script.write_text(FLOOR_APP)
+        apps = {"floor": start_app(free_port(), script=script)}
+        if args.before:
+            apps["before"] = start_app(free_port(), script=args.before / "app.py")
+        apps["now"] = start_app(free_port())
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                context = browser.new_context(viewport=VIEWPORT)
+                redraw.install(context)
+                pages = {k: v for k, v in apps.items() if k != "floor"}
+                for name in args.pages.split(","):
+                    page_rows, (page, cdp) = measure_page(
+                        context, {"floor": apps["floor"], **pages}, name, args.moves
+                    )
+                    rows += page_rows
+                    traces[name] = traced_move(
+                        browser, page, cdp, PAGES[name][-1 if name == "lesson" else 1]
+                    )
+                    page.close()
+                browser.close()
+        finally:
+            for proc in apps.values():
+                proc.terminate()
+                proc.wait(timeout=15)
+    print(
+        f"headless Chromium, {VIEWPORT['width']}×{VIEWPORT['height']}, {args.moves} moves each, ms "
+        f"from the key press; load average {load:.1f} → {os.getloadavg()[0]:.1f}; "
+        f"{time.monotonic() - started:.0f} s in all"
+    )
+    print_table(
+        [
+            "page",
+            "control (app)",
+            "p50 ÷ floor",
+            "p50",
+            "p95",
+            "server",
+            "kB",
+            "browser",
+            "JS",
+            "layout+style",
+            "charts redrawn",
+        ],
+        rows,
+    )
+    print("\nrenderer main thread during one traced move (self ms, largest events):")
+    for name, times in traces.items():
+        top = sorted(times.items(), key=lambda item: -item[1])[:6]
+        print(f"  {name}: " + ", ".join(f"{event} {ms:.0f}" for event, ms in top))
+
+
+def _url(proc, path: str) -> str:
+    return f"http://127.0.0.1:{proc.args[proc.args.index('--server.port') + 1]}/{path}"
+
+
+if __name__ == "__main__":
+    main()
