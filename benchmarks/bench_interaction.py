@@ -132,22 +132,22 @@ def open_page(context, url: str):
     return page, cdp
 
 
-def moves(page, cdp, control: Control, count: int) -> list[redraw.Move]:
-    """`count` timed moves of one control."""
+def moves(page, cdp, control: Control, count: int, pid: int) -> list[redraw.Move]:
+    """`count` timed moves of one control on a page served by process `pid`."""
     control.prepare(page)
-    done = []
-    for k in range(count):
-        done.append(redraw.timed_move(page, cdp, lambda k=k: control.move(page, k, count)))
-    return done
+    return [
+        redraw.timed_move(page, cdp, lambda k=k: control.move(page, k, count), pid)
+        for k in range(count)
+    ]
 
 
-def traced_move(browser, page, cdp, control: Control) -> dict[str, float]:
+def traced_move(browser, page, cdp, control: Control, pid: int) -> dict[str, float]:
     """The renderer main thread's self time by event name during one move."""
     control.prepare(page)
     browser.start_tracing(page=page, categories=["devtools.timeline"])
-    redraw.timed_move(page, cdp, lambda: control.move(page, 0, 2))
+    redraw.timed_move(page, cdp, lambda: control.move(page, 0, 2), pid)
     trace = json.loads(browser.stop_tracing())
-    redraw.timed_move(page, cdp, lambda: control.move(page, 1, 2))  # back where it was
+    redraw.timed_move(page, cdp, lambda: control.move(page, 1, 2), pid)  # back where it was
     return redraw.main_thread_self_times(trace)
 
 
@@ -162,6 +162,8 @@ def summary(done: list[redraw.Move]) -> list:
         round(redraw.median_of(done, "browser")),
         round(redraw.median_of(done, "script_ms")),
         round(redraw.median_of(done, "layout_ms")),
+        round(redraw.median_of(done, "busy_ms")),
+        round(redraw.median_of(done, "server_cpu_ms")),
         f"{max(m.charts for m in done)}/{done[-1].on_page}",
     ]
 
@@ -169,18 +171,22 @@ def summary(done: list[redraw.Move]) -> list:
 def measure_page(context, apps: dict, name: str, count: int) -> tuple[list[list], object]:
     """Rows for one page: its floor, then each control on every app (interleaved, so
     the same load falls on all); returns them with the last app's open tab."""
-    tabs = {label: open_page(context, _url(proc, name)) for label, proc in apps.items()}
+    tabs = {
+        label: open_page(context, _url(proc, name))
+        for label, proc in apps.items()
+        if label != "floor"
+    }
     page, cdp = tabs["now"]
     charts = page.locator('[data-testid="stPlotlyChart"]').count()
     floor_page, floor_cdp = open_page(context, _url(apps["floor"], f"?n={charts}"))
-    floor = moves(floor_page, floor_cdp, slider("Value"), count)
+    floor = moves(floor_page, floor_cdp, slider("Value"), count, apps["floor"].pid)
     floor_page.close()
     floor_p50 = statistics.median(m.total for m in floor)
     rows = [[name, f"floor: {charts} heatmaps", "", *summary(floor)]]
     for control in PAGES[name]:
         for label, (tab, tab_cdp) in tabs.items():
             tab.bring_to_front()
-            done = summary(moves(tab, tab_cdp, control, count))
+            done = summary(moves(tab, tab_cdp, control, count, apps[label].pid))
             rows.append([name, f"{control.name} ({label})", f"{done[0] / floor_p50:.1f}×", *done])
     for label, (tab, _) in tabs.items():
         if label != "now":
@@ -213,15 +219,11 @@ def main() -> None:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 context = browser.new_context(viewport=VIEWPORT)
                 redraw.install(context)
-                pages = {k: v for k, v in apps.items() if k != "floor"}
                 for name in args.pages.split(","):
-                    page_rows, (page, cdp) = measure_page(
-                        context, {"floor": apps["floor"], **pages}, name, args.moves
-                    )
+                    page_rows, (page, cdp) = measure_page(context, apps, name, args.moves)
                     rows += page_rows
-                    traces[name] = traced_move(
-                        browser, page, cdp, PAGES[name][-1 if name == "lesson" else 1]
-                    )
+                    heads_or_next = PAGES[name][1 if len(PAGES[name]) > 1 else 0]
+                    traces[name] = traced_move(browser, page, cdp, heads_or_next, apps["now"].pid)
                     page.close()
                 browser.close()
         finally:

@@ -7,9 +7,11 @@ records (the last chart change), so the quiet wait never adds to it."""
 
 from __future__ import annotations
 
+import os
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
 
 QUIET_MS = 300  # no chart change for this long after the script finished = drawn
 MOVE_TIMEOUT_MS = 30_000
@@ -80,7 +82,8 @@ SETTLED = """([quietMs]) => {
 class Move:
     """One timed move, in ms from the press: everything drawn, first frame sent, last
     frame received; bytes received; charts changed / on the page; the renderer's main
-    thread time in scripts and in layout + style during the move."""
+    thread time in scripts, in layout + style and in all (busy); the server process's CPU
+    time (all its threads: script, serialising, websocket)."""
 
     total: float
     sent: float | None
@@ -90,6 +93,8 @@ class Move:
     on_page: int
     script_ms: float
     layout_ms: float
+    busy_ms: float
+    server_cpu_ms: float
 
     @property
     def server(self) -> float:
@@ -113,14 +118,21 @@ def _metrics(cdp) -> dict[str, float]:
     return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
 
 
-def timed_move(page, cdp, act) -> Move:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process `pid` so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed_move(page, cdp, act, server_pid: int) -> Move:
     """Run `act()` (a key or pointer press) and wait until everything it changed is
-    drawn; `cdp` is the page's CDP session with Performance enabled."""
+    drawn; `cdp` is the page's CDP session with Performance enabled, `server_pid` the
+    Streamlit process serving the page."""
     page.evaluate("() => { window.__redraw.t0 = null; }")
-    before = _metrics(cdp)
+    before, cpu = _metrics(cdp), cpu_seconds(server_pid)
     act()
     handle = page.wait_for_function(SETTLED, arg=[QUIET_MS], timeout=MOVE_TIMEOUT_MS, polling=50)
-    after = _metrics(cdp)
+    after, cpu = _metrics(cdp), cpu_seconds(server_pid) - cpu
     r = handle.json_value()
     if page.locator('[data-testid="stException"]').count():
         raise RuntimeError("the page shows an exception after the move")
@@ -137,6 +149,8 @@ def timed_move(page, cdp, act) -> Move:
         on_page=int(r["onPage"]),
         script_ms=spent("ScriptDuration"),
         layout_ms=spent("LayoutDuration", "RecalcStyleDuration"),
+        busy_ms=spent("TaskDuration"),
+        server_cpu_ms=1000.0 * cpu,
     )
 
 
