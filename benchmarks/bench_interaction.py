@@ -222,6 +222,7 @@ def main() -> None:
                 for name in args.pages.split(","):
                     page_rows, (page, cdp) = measure_page(context, apps, name, args.moves)
                     rows += page_rows
+                    print(*page_rows, sep="\n", flush=True)  # progress; the table follows
                     heads_or_next = PAGES[name][1 if len(PAGES[name]) > 1 else 0]
                     traces[name] = traced_move(browser, page, cdp, heads_or_next, apps["now"].pid)
                     page.close()
