@@ -1,29 +1,43 @@
 """A move of a page's main controls → every chart redrawn, in headless Chromium, beside a
 framework floor measured in the same run (PRODUCT.md: ≤ 500 ms after the key press).
 
-Each page is opened once; each control is moved MOVES times by keyboard on the focused
+Each page is opened once; each control is moved --moves times (10) by keyboard on the focused
 widget (sliders: ArrowRight × n/2 then ArrowLeft × n/2, so half the moves are new values
 and half are values the cache has seen), the focus token by its select box (ArrowDown or
-ArrowUp, Enter), the Lesson by its Next button. A move is timed from the key (or pointer)
+ArrowUp, Enter), the Lesson by its Next (then Back) button. A move is timed from the key (or pointer)
 press to the last change inside any Plotly chart or the script's end, whichever is later
 (harness/redraw.py records both on the page's clock; no fixed sleep). The floor is a bare
 Streamlit page with the same number of 11×11 Plotly heatmaps that follow a sidebar
 slider, moved the same way. Breakdown per move: the server's turn (websocket frame sent →
 last frame received: script, figure JSON, protobuf), the bytes received, and the browser
-(the rest), with the renderer's script and layout + style time from CDP's
-Performance.getMetrics. One move per page is traced (CDP tracing) and the renderer main
+(the rest), with the renderer's main-thread time in scripts, layout + style and in all
+(busy) from CDP's Performance.getMetrics, and the server process's CPU time per move (the
+figures that carry over to a quieter machine). `--before DIR` times a checkout of an
+earlier version alongside, control by control. One move per page is traced (CDP tracing) and the renderer main
 thread's self time is summed by event.
 
-What the traces showed (Head spaces, heads slider, before any change here): every chart
-is redrawn twice per move — Streamlit's PlotlyChart calls Plotly.react when the new spec
-arrives and again from its own onUpdate handler, which stores the drawn figure in React
-state — so the browser's cost scales with the number of charts, not with their data. On
-the main thread the time goes to JavaScript (FunctionCall, Plotly building SVG) and to
-layout and style recalculation forced by Plotly measuring text (getBBox for every title,
-tick label and annotation) — about as much again; painting is small. Fewer charts, fewer
-subplots and annotations per chart, and charts that are not re-sent (a page-local control
-in a fragment reruns only its own charts) are what shortens a redraw; the size of the data
-(bytes over the websocket, tens of kB) is not.
+What the traces and records showed (December 2026, this 2-core machine shared with other
+agents' work at load average 12–24, so wall times are several times the CPU they hold):
+- Streamlit redraws only charts whose spec changed (its PlotlyChart memoises on the JSON
+  string): a page-local control that changes one chart redraws one chart, a sidebar move
+  that changes every chart redraws them all.
+- A changed chart is drawn twice: Streamlit's PlotlyChart calls Plotly.react with the new
+  spec, then again from its own onUpdate handler (which puts the drawn figure in React
+  state). The floor pays the same, so the browser's share grows with the number of
+  charts, not with their data (tens of kB per move over the websocket).
+- On the renderer's main thread a sidebar move on Head spaces (5 charts) spent about
+  450 ms in JavaScript (FunctionCall: Plotly building SVG), 230 ms recalculating style
+  (UpdateLayoutTree) and 90 ms in layout, both forced by Plotly measuring every text
+  (titles, tick labels, token labels), then GC, layerising and painting (40 ms each); the
+  wall time from key press to drawn was 3–4× the main thread's busy time: under this load
+  the renderer waits for a core.
+- On the server, writing a figure's JSON was dominated by Plotly's per-array check and
+  copy of NumPy arrays (narwhals' dataframe check, base64) — 3–10× the time of the same
+  JSON from lists — so the figure builders now hand Plotly lists (attention/figures/grid.py).
+- Levers used: fragments for page-local controls (Head spaces' stage picker, Attention
+  maps' one-head-large and lines sections; the block page had them), so they rerun their
+  own section only; lists instead of arrays in figures. Lever left: fewer subplots and
+  text labels per chart (one heatmap trace for a grid of maps) for sidebar moves.
 
 Run: python -m benchmarks.bench_interaction [--moves 10] [--pages head_spaces,...]
 """
