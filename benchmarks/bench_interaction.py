@@ -1,20 +1,21 @@
 """A move of a page's main controls → every chart redrawn, in headless Chromium, beside a
 framework floor measured in the same run (PRODUCT.md: ≤ 500 ms after the key press).
 
-Each page is opened once; each control is moved --moves times (10) by keyboard on the focused
-widget (sliders: ArrowRight × n/2 then ArrowLeft × n/2, so half the moves are new values
-and half are values the cache has seen), the focus token by its select box (ArrowDown or
-ArrowUp, Enter), the Lesson by its Next (then Back) button. A move is timed from the key (or pointer)
-press to the last change inside any Plotly chart or the script's end, whichever is later
-(harness/redraw.py records both on the page's clock; no fixed sleep). The floor is a bare
-Streamlit page with the same number of 11×11 Plotly heatmaps that follow a sidebar
-slider, moved the same way. Breakdown per move: the server's turn (websocket frame sent →
-last frame received: script, figure JSON, protobuf), the bytes received, and the browser
-(the rest), with the renderer's main-thread time in scripts, layout + style and in all
-(busy) from CDP's Performance.getMetrics, and the server process's CPU time per move (the
-figures that carry over to a quieter machine). `--before DIR` times a checkout of an
-earlier version alongside, control by control. One move per page is traced (CDP tracing) and the renderer main
-thread's self time is summed by event.
+Each page is opened once; each control is moved --moves times (10) by keyboard on the
+focused widget (sliders: ArrowRight × n/2 then ArrowLeft × n/2, so half the moves are
+new values and half are values the cache has seen), the focus token by its select box
+(ArrowDown or ArrowUp, Enter), the Lesson by its Next (then Back) button. A move is
+timed from the key (or pointer) press to the last change inside any Plotly chart or the
+script's end, whichever is later (harness/redraw.py records both on the page's clock; no
+fixed sleep). The floor is a bare Streamlit page with the same number of 11×11 Plotly
+heatmaps that follow a sidebar slider, moved the same way. Breakdown per move: the
+server's turn (websocket frame sent → last frame received: script, figure JSON,
+protobuf), the bytes received, and the browser (the rest), with the renderer's main-thread
+time in scripts, layout + style and in all (busy) from CDP's
+Performance.getMetrics, and the server process's CPU time per move (the figures that
+carry over to a quieter machine). `--before DIR` times a checkout of an earlier version
+alongside, control by control. One move per page is traced (CDP tracing) and the
+renderer main thread's self time is summed by event.
 
 What the traces and records showed (December 2026, this 2-core machine shared with other
 agents' work at load average 12–24, so wall times are several times the CPU they hold):
@@ -24,13 +25,14 @@ agents' work at load average 12–24, so wall times are several times the CPU th
 - A changed chart is drawn twice: Streamlit's PlotlyChart calls Plotly.react with the new
   spec, then again from its own onUpdate handler (which puts the drawn figure in React
   state). The floor pays the same, so the browser's share grows with the number of
-  charts, not with their data (tens of kB per move over the websocket).
+  charts more than with their data (15–320 kB per move over the websocket).
 - On the renderer's main thread a sidebar move on Head spaces (5 charts) spent about
   450 ms in JavaScript (FunctionCall: Plotly building SVG), 230 ms recalculating style
-  (UpdateLayoutTree) and 90 ms in layout, both forced by Plotly measuring every text
-  (titles, tick labels, token labels), then GC, layerising and painting (40 ms each); the
-  wall time from key press to drawn was 3–4× the main thread's busy time: under this load
-  the renderer waits for a core.
+  (UpdateLayoutTree) and 90 ms in layout, much of it Plotly measuring every text
+  (titles, tick labels, token labels), then GC, layerising and painting (40 ms each).
+  Key press → drawn took 3–4× that script + layout + style time, while the main thread's
+  task time ("busy") spanned nearly the whole move: under this load its tasks wait for a
+  core, so the floor's wall time grows just as much.
 - On the server, writing a figure's JSON was dominated by Plotly's per-array check and
   copy of NumPy arrays (narwhals' dataframe check, base64) — 3–10× the time of the same
   JSON from lists — so the figure builders now hand Plotly lists (attention/figures/grid.py).
@@ -40,6 +42,7 @@ agents' work at load average 12–24, so wall times are several times the CPU th
   text labels per chart (one heatmap trace for a grid of maps) for sidebar moves.
 
 Run: python -m benchmarks.bench_interaction [--moves 10] [--pages head_spaces,...]
+     [--before DIR]   (DIR: e.g. `git archive <commit> | tar -x -C DIR`)
 """
 
 from __future__ import annotations
@@ -262,6 +265,8 @@ def main() -> None:
             "browser",
             "JS",
             "layout+style",
+            "busy",
+            "server CPU",
             "charts redrawn",
         ],
         rows,
