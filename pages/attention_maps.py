@@ -73,6 +73,128 @@ def _cross_attention(
     return cross.query_tokens, cross.key_tokens, cross.trace, None
 
 
+@st.fragment
+def one_head_large(
+    trace: AttentionTrace,
+    q_tokens: list[str],
+    k_tokens: list[str],
+    head_titles: list[str] | None,
+    query_side: str,
+    key_side: str,
+) -> None:
+    """One head large beside the mean of all heads; a fragment, so picking
+    another head reruns this section alone."""
+    n_heads = trace.weights.shape[0]
+    st.subheader("One head large, beside the mean of all heads")
+    head = (
+        st.select_slider(
+            "Head to enlarge",
+            range(1, n_heads + 1),
+            key=f"maps_head_{n_heads}",
+            bind="query-params",
+        )
+        - 1
+    )
+    big, mean = st.columns(2)
+    with big:
+        show_chart(
+            attention_grid(
+                trace.weights[head : head + 1],
+                q_tokens,
+                k_tokens,
+                scores=trace.scores[head : head + 1],
+                allowed=trace.mask,
+                titles=[head_titles[head] if head_titles else f"head {head + 1}"],
+                columns=1,
+                query_side=query_side,
+                key_side=key_side,
+                panel_px=520,
+                max_cells=len(q_tokens),
+                square_cells=True,
+            ),
+            key="big_chart",
+        )
+    with mean:
+        show_chart(
+            attention_grid(
+                head_mean(trace.weights),
+                q_tokens,
+                k_tokens,
+                allowed=trace.mask,
+                titles=["mean of all heads"],
+                columns=1,
+                query_side=query_side,
+                key_side=key_side,
+                panel_px=520,
+                max_cells=len(q_tokens),
+                head_colors=False,
+                square_cells=True,
+            ),
+            key="mean_chart",
+        )
+
+
+@st.fragment
+def lines_section(
+    trace: AttentionTrace,
+    q_tokens: list[str],
+    k_tokens: list[str],
+    head_titles: list[str] | None,
+    query_side: str,
+    key_side: str,
+    focus: int,
+) -> None:
+    """BertViz-style lines for the chosen heads; a fragment, so choosing heads
+    reruns this section alone."""
+    n_heads = trace.weights.shape[0]
+    st.subheader("Lines, as in BertViz")
+    st.caption(
+        "One colour per head; a line's width and opacity are its weight "
+        "(lines under 0.02 are left out)."
+    )
+    left, right = st.columns([3, 2], vertical_alignment="bottom")
+    with left:
+        shown = st.pills(
+            "Heads drawn (click to add or remove)",
+            range(1, n_heads + 1),
+            selection_mode="multi",
+            default=list(range(1, min(n_heads, 4) + 1)),
+            key=f"maps_line_heads_{n_heads}",
+            bind="query-params",
+        )
+    many = len(q_tokens) > MAX_ALL_LINES_TOKENS
+    with right:
+        only_focus = (
+            st.toggle(
+                f"Only the focus token ({literal(q_tokens[focus])})",
+                value=len(q_tokens) > 24,
+                key="maps_only_focus",
+                bind="query-params",
+                disabled=many,
+                help=f"Over {MAX_ALL_LINES_TOKENS} tokens only the focus token's lines are drawn."
+                if many
+                else None,
+            )
+            or many
+        )
+    with st.columns([1, 4, 1])[1]:
+        if shown:
+            show_chart(
+                attention_lines(
+                    trace.weights,
+                    q_tokens,
+                    k_tokens,
+                    [h - 1 for h in shown],
+                    focus=focus if only_focus else None,
+                    query_side=query_side.split(":")[0],
+                    key_side=key_side.split(":")[0],
+                ),
+                key="lines_chart",
+            )
+        else:
+            st.info("Pick at least one head to draw its lines.")
+
+
 scenario = scenario_sidebar()
 run = scenario_run(scenario)
 st.title("Attention maps")
@@ -149,97 +271,8 @@ show_chart(
     key="grid_chart",
 )
 
-st.subheader("One head large, beside the mean of all heads")
-head = (
-    st.select_slider(
-        "Head to enlarge", range(1, n_heads + 1), key=f"maps_head_{n_heads}", bind="query-params"
-    )
-    - 1
-)
-big, mean = st.columns(2)
-with big:
-    show_chart(
-        attention_grid(
-            trace.weights[head : head + 1],
-            q_tokens,
-            k_tokens,
-            scores=trace.scores[head : head + 1],
-            allowed=trace.mask,
-            titles=[head_titles[head] if head_titles else f"head {head + 1}"],
-            columns=1,
-            query_side=query_side,
-            key_side=key_side,
-            panel_px=520,
-            max_cells=len(q_tokens),
-            square_cells=True,
-        ),
-        key="big_chart",
-    )
-with mean:
-    show_chart(
-        attention_grid(
-            head_mean(trace.weights),
-            q_tokens,
-            k_tokens,
-            allowed=trace.mask,
-            titles=["mean of all heads"],
-            columns=1,
-            query_side=query_side,
-            key_side=key_side,
-            panel_px=520,
-            max_cells=len(q_tokens),
-            head_colors=False,
-            square_cells=True,
-        ),
-        key="mean_chart",
-    )
-
-st.subheader("Lines, as in BertViz")
-st.caption(
-    "One colour per head; a line's width and opacity are its weight "
-    "(lines under 0.02 are left out)."
-)
-left, right = st.columns([3, 2], vertical_alignment="bottom")
-with left:
-    shown = st.pills(
-        "Heads drawn (click to add or remove)",
-        range(1, n_heads + 1),
-        selection_mode="multi",
-        default=list(range(1, min(n_heads, 4) + 1)),
-        key=f"maps_line_heads_{n_heads}",
-        bind="query-params",
-    )
-many = len(q_tokens) > MAX_ALL_LINES_TOKENS
-with right:
-    only_focus = (
-        st.toggle(
-            f"Only the focus token ({literal(q_tokens[focus])})",
-            value=len(q_tokens) > 24,
-            key="maps_only_focus",
-            bind="query-params",
-            disabled=many,
-            help=f"Over {MAX_ALL_LINES_TOKENS} tokens only the focus token's lines are drawn."
-            if many
-            else None,
-        )
-        or many
-    )
-with st.columns([1, 4, 1])[1]:
-    if shown:
-        show_chart(
-            attention_lines(
-                trace.weights,
-                q_tokens,
-                k_tokens,
-                [h - 1 for h in shown],
-                focus=focus if only_focus else None,
-                query_side=query_side.split(":")[0],
-                key_side=key_side.split(":")[0],
-            ),
-            key="lines_chart",
-        )
-    else:
-        st.info("Pick at least one head to draw its lines.")
+one_head_large(trace, q_tokens, k_tokens, head_titles, query_side, key_side)
+lines_section(trace, q_tokens, k_tokens, head_titles, query_side, key_side, focus)
 
 st.subheader("What kind of head is it?")
 summary = summarise_heads(trace.weights, focus, trace.mask, square=kind != "cross")

@@ -7,7 +7,7 @@ from attention.cost import attention_cost
 from attention.figures.heatmaps import attention_grid
 from attention.figures.spaces import before_figure, head_space_figure, motion_figure, values_figure
 from attention.figures.tables import neighbour_table, rank_correlation_table
-from attention.head_spaces import neighbours
+from attention.head_spaces import HeadSpaces, neighbours
 from attention.wording import plural
 from ui import data
 from ui.charts import show_chart
@@ -37,6 +37,27 @@ def _focus_from_click() -> None:
     points = event.selection.points if event else []
     if points and points[0].get("curve_number") == 0:
         st.session_state["focus"] = int(points[0]["point_index"])
+
+
+@st.fragment
+def stepped_motion(spaces: HeadSpaces, tokens: list[str], n_heads: int) -> None:
+    """The before → after animation and its stage picker; a fragment, so stepping
+    through the heads reruns (and redraws) this chart alone."""
+    stages = ["before", *(f"head {h + 1}" for h in range(n_heads))]
+    stage = st.segmented_control(
+        "Step through the heads (or press ▶ Play in the chart)",
+        stages,
+        default="before",
+        key="hs_stage",
+        bind="query-params",
+    )
+    show_chart(
+        motion_figure(spaces, tokens, start=stages.index(stage or "before")), key="motion_chart"
+    )
+    st.caption(
+        "Press ▶ Play: the tokens split into a query (●) and a key (◇) in every head, "
+        "resting on each head before moving on."
+    )
 
 
 scenario = scenario_sidebar()
@@ -69,21 +90,7 @@ with left:
     )
     st.caption("Click a token to focus on it (or pick it in the sidebar).")
 with right:
-    stages = ["before", *(f"head {h + 1}" for h in range(n_heads))]
-    stage = st.segmented_control(
-        "Step through the heads (or press ▶ Play in the chart)",
-        stages,
-        default="before",
-        key="hs_stage",
-        bind="query-params",
-    )
-    show_chart(
-        motion_figure(spaces, tokens, start=stages.index(stage or "before")), key="motion_chart"
-    )
-    st.caption(
-        "Press ▶ Play: the tokens split into a query (●) and a key (◇) in every head, "
-        "resting on each head before moving on."
-    )
+    stepped_motion(spaces, tokens, n_heads)
 
 st.subheader("After: each head's queries and keys, with where it looks")
 st.markdown(

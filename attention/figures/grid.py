@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 import plotly.graph_objects as go
 
 from attention.figures.palette import FONT_SIZE
@@ -21,8 +22,24 @@ AXIS_FRAME = {"showline": True, "linecolor": "#888888", "gridcolor": "#EEEEEE"}
 
 
 def figure(data: list[dict], layout: dict, frames: list[dict] | None = None) -> go.Figure:
-    """A go.Figure around plain trace/layout dicts, without per-property validation."""
-    return go.Figure(data=data, layout=layout, frames=frames, _validate=False)
+    """A go.Figure around plain trace/layout dicts, without per-property validation.
+    NumPy arrays become lists: Plotly checks and copies every array it is given when it
+    writes the figure's JSON, which took 3–10× the time of the same JSON from lists."""
+    return go.Figure(
+        data=_plain(data), layout=_plain(layout), frames=_plain(frames), _validate=False
+    )
+
+
+def _plain(value: object) -> object:
+    """`value` with every NumPy array (and NumPy scalar) in it turned into Python lists
+    (and numbers), through nested dicts and lists."""
+    if isinstance(value, np.ndarray | np.generic):
+        return value.tolist()
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
 
 
 @dataclass(frozen=True)
