@@ -41,6 +41,7 @@ from attention.figures.text import safe_label, unique_labels
 from attention.pooling import pool_attention, pool_blocks
 
 MAX_GRID_CELLS = 64  # longer maps are pooled to this many blocks per side
+GRID_BLOCKS = 32  # the real model's 72 small maps of a longer text: blocks per side
 ROLE_SCALE = "Oranges"  # sequential, distinct from the blue weight scale
 GRID_CELL_PX = 92  # height of one layer's row in the real model's grid
 BAND_PX = 26  # height of the head bands above the concatenated heads
@@ -210,17 +211,20 @@ def head_grid_figure(
     role: str | None = None,
     role_values: np.ndarray | None = None,
     max_cells: int = MAX_GRID_CELLS,
+    blocks: int = GRID_BLOCKS,
 ) -> go.Figure:
     """All (layers, heads, n, n) maps as one grid: layer rows, head columns, shared 0–1
-    colour scale, drawn as ONE heatmap trace (grid.tiled). `selected` (0-based layer,
+    colour scale, drawn as ONE heatmap trace (grid.tiled). Maps longer than `max_cells`
+    are pooled to `blocks` blocks a side (each small map is ~80 px wide: more cells
+    than pixels cost the browser time and show nothing more). `selected` (0-based layer,
     head) gets a frame in its head's colour; `role_values` (layers, heads) frames every
     map in a colour scale running from 0 to the largest head's value and writes the
     value above the map."""
     layers, heads = attentions.shape[:2]
-    pooled = pool_attention(attentions, max_cells)
-    m = pooled.shape[-1]
+    m = len(tokens) if len(tokens) <= max_cells else blocks
+    pooled = pool_attention(attentions, m)
     row_gap, col_gap = (max(1, round(share * m)) for share in _GUTTER)
-    labels = block_labels(tokens, max_cells)
+    labels = block_labels(tokens, m)
     layer_names = [f"layer {layer + 1}" for layer in range(layers)]
     y = tiled_labels([f"{name} · query" for name in layer_names], labels, row_gap)
     x = tiled_labels([f"head {head + 1} · key" for head in range(heads)], labels, col_gap)
@@ -262,7 +266,7 @@ def head_grid_figure(
     data = [
         {
             "type": "heatmap",
-            "z": tiled(pooled, row_gap, col_gap),
+            "z": np.round(tiled(pooled, row_gap, col_gap).astype(np.float64), 5),
             "x": x,
             "y": y,
             "coloraxis": "coloraxis",
