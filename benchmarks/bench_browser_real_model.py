@@ -13,22 +13,23 @@ splits into the server's turn (up to the last frame: script, JSON, protobuf, tra
 the browser's tail after it.
 
 What the profiles showed (3 Dec 2026, 2 cores at load average 10–16 from other work, so
-only same-run ratios carry over; cProfile and in-process timings on the server, the websocket watched from
-the page, CDP CPU profiles of the renderer):
+only same-run ratios carry over; cProfile and in-process timings on the server, the
+websocket watched from the page, CDP CPU profiles of the renderer):
 - Browser: the grid was 72 subplots (144 axes, 72 heatmap images, text measured for
   each). It is now ONE heatmap trace: maps tiled into one matrix with NaN gutters, hover
-  from category labels ("layer 3 · query: …", "head 5 · key: …"), the maps' grey edges one
-  path shape. Streamlit's chart turns every figure back into JSON text in the browser
-  (JSON.stringify, ten colour replaceAll passes, JSON.parse: ~2.5 s of ~14 s of renderer
-  CPU at 512 tokens under that load), so its cost grows with the count of numbers and
-  their digits: a float32 array prints up to 17 significant digits a number (its
-  float64 value), a float64 rounded to 5 decimals at most 7 characters. A long text's 72 small maps are pooled to 32 blocks a side (each map is
-  ~80 px wide: 64 blocks were more cells than pixels). Creating a WebGL context in
-  SwiftShader took ~1 s of renderer CPU under that load: the layer paths are SVG up to 128 tokens (896 points),
-  WebGL only past it (at 512 tokens WebGL was still the faster).
-- Websocket: before 2.2 MB at 128 tokens, 5.8 MB at 512 (of which the full-size 512 × 512
-  map is 2.8 MB); after 1.7 / 5.2 MB. Bytes on loopback are not the cost; the browser's
-  handling of them is.
+  from category labels ("layer 3 · query: …", "head 5 · key: …"), the maps' grey edges
+  one path shape. Streamlit's chart turns every figure back into JSON text in the
+  browser (JSON.stringify, ten colour replaceAll passes, JSON.parse: ~2.5 s of ~14 s of
+  renderer CPU at 512 tokens under that load), so its cost grows with the count of
+  numbers and their digits: a float32 array prints up to 17 significant digits a number
+  (its float64 value), a float64 rounded to 5 decimals at most 7 characters. A long
+  text's 72 small maps are pooled to 32 blocks a side (each map is ~80 px wide: 64
+  blocks were more cells than pixels). Creating a WebGL context in SwiftShader took ~1 s
+  of renderer CPU under that load: the layer paths are SVG up to 128 tokens (896
+  points), WebGL only past it (at 512 tokens WebGL was still the faster).
+- Websocket: before 2.2 MB at 128 tokens, 5.8 MB at 512 (of which the full-size 512 ×
+  512 map is ~3.5 MB of figure JSON); after 1.7 / 5.2 MB. Bytes on loopback are not the cost; the
+  browser's handling of them is.
 - Server: the forward pass dominates; at 512 tokens the role scores took ~7 % and the
   layer-path PCA ~11 % of its time. Role, layer, head and stretch now rerun only their
   fragment (grid, close-up), not the table or the layer paths.
