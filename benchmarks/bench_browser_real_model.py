@@ -143,7 +143,8 @@ class Timing:
 
 
 def sentence(n_tokens: int, variant: int) -> str:
-    """A new sentence (per `variant`) of n_tokens - 2 one-piece words: n_tokens tokens."""
+    """A sentence of n_tokens - 2 one-piece words (n_tokens tokens), a different one for
+    each variant 0–15 (the words rotated)."""
     return " ".join(WORDS[(i + variant) % len(WORDS)] for i in range(n_tokens - 2))
 
 
@@ -238,7 +239,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=3, choices=range(1, 8))
     repeats = parser.parse_args().repeats
     model = load_pretrained()
     texts = {n: [sentence(n, v) for v in range(repeats + 1)] for n in TOKEN_COUNTS}
@@ -275,7 +276,7 @@ def main() -> None:
                 new_sentence(
                     browser,
                     f"{base}/real_model?text={quote(text_a)}",
-                    sentence(128, 100 + k),
+                    sentence(128, repeats + 1 + k),  # none drawn before
                     CHARTS_ON_PAGE,
                 )
                 for k in range(repeats)
