@@ -11,6 +11,7 @@ Streamlit's scrolling main area, which a plain full-page screenshot does not cap
 from __future__ import annotations
 
 import argparse
+import hashlib
 import re
 from pathlib import Path
 
@@ -27,7 +28,11 @@ MAX_PAGE_PX = 16_000
 
 
 def _name(page: str, size: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", page or "home").strip("_") + f"_{size}"
+    """A file name for the page and size; a long query (a whole text) is cut and hashed."""
+    name = re.sub(r"[^A-Za-z0-9_.=-]+", "_", page or "home").strip("_")
+    if len(name) > 80:
+        name = name[:60] + "_" + hashlib.sha256(page.encode()).hexdigest()[:10]
+    return f"{name}_{size}"
 
 
 def capture(pages: list[str], width: int, height: int, out: Path = SCREENSHOTS) -> list[Path]:

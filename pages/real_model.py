@@ -1,14 +1,20 @@
 """Inside a real model: MiniLM's trained heads on the user's sentence — all heads as one
 grid, one head large, role scores per head, and the tokens' path through the layers."""
 
+import numpy as np
 import streamlit as st
 
-from attention.figures.heatmaps import MAX_GRID_CELLS, head_figure, head_grid_figure
+from attention.figures.heatmaps import (
+    GRID_BLOCKS,
+    MAX_GRID_CELLS,
+    head_figure,
+    head_grid_figure,
+)
 from attention.figures.spaces import MAX_NAMED_TOKENS, layer_path_figure
 from attention.figures.tables import role_table
 from attention.head_metrics import describe_head, uniform_entropy_bits
 from attention.head_roles import ENTROPY, ROLES
-from attention.pretrained import ModelError
+from attention.pretrained import ModelConfig, ModelError, ModelTrace
 from ui.charts import show_chart
 from ui.real_model import pretrained_model, run_real
 from ui.sidebar import scenario_sidebar
@@ -24,10 +30,101 @@ def _open_table_row() -> None:
         st.session_state["real_layer"], st.session_state["real_head"] = layer + 1, head + 1
 
 
+def grid_note(n: int, role: str | None) -> str:
+    """The caption under the grid: how to read it, the pooling and the role frames."""
+    note = (
+        "Each small map: rows are queries, columns are keys, darker means more weight; "
+        "hover for tokens and numbers. The framed map is the head opened below."
+    )
+    if n > MAX_GRID_CELLS:
+        note += (
+            f" Your text has {n} tokens, so each small map is simplified to "
+            f"{GRID_BLOCKS} × {GRID_BLOCKS} blocks of about {n / GRID_BLOCKS:.0f} "
+            "tokens (a block's share of the attention); the large map below is full size."
+        )
+    if role is not None:
+        note += (
+            f" Frames and numbers above the maps: each head's “{role}” score; the frame "
+            "colours run from 0 to the largest head's score."
+        )
+    return note
+
+
 def _send_layer_to_head_spaces() -> None:
     st.session_state["source"] = "real"
     st.session_state["layer"] = st.session_state["real_layer"]
     st.session_state["_real_go"] = True
+
+
+@st.fragment
+def heads_view(trace: ModelTrace, roles: dict[str, np.ndarray], cfg: ModelConfig) -> None:
+    """The grid, the opened head up close and the way to Head spaces: their controls
+    (role colouring, layer, head, stretch) rerun only this part of the page."""
+    st.header(f"All {cfg.layers * cfg.heads} heads at once")
+    pick_role, pick_layer, pick_head = st.columns([2, 1, 1])
+    role = pick_role.selectbox(
+        "Colour the grid by a role",
+        [NO_ROLE, *ROLES, ENTROPY],
+        key="real_role",
+        bind="query-params",
+    )
+    layer = pick_layer.selectbox(
+        "Open layer", range(1, cfg.layers + 1), key="real_layer", bind="query-params"
+    )
+    head = pick_head.selectbox(
+        "Open head", range(1, cfg.heads + 1), key="real_head", bind="query-params"
+    )
+    role = None if role == NO_ROLE else role
+    show_chart(
+        head_grid_figure(
+            trace.attentions,
+            trace.tokens,
+            selected=(layer - 1, head - 1),
+            role=role,
+            role_values=None if role is None else roles[role],
+        ),
+        key="real_grid",
+    )
+    st.caption(grid_note(len(trace.tokens), role))
+    close_up(trace, roles, layer, head)
+    st.header("Look inside one layer")
+    st.markdown(
+        f"The **Head spaces** page can show layer {layer}'s {cfg.heads} trained heads: its "
+        "input vectors projected into each head's query/key space."
+    )
+    st.button(
+        f"Open layer {layer} in Head spaces",
+        key="real_to_head_spaces",
+        on_click=_send_layer_to_head_spaces,
+    )
+    if st.session_state.pop("_real_go", False):
+        st.switch_page("pages/head_spaces.py", query_params={"source": "real", "layer": str(layer)})
+
+
+def close_up(trace: ModelTrace, roles: dict[str, np.ndarray], layer: int, head: int) -> None:
+    """One head's full-size map (1-based layer and head) beside its pattern and scores."""
+    n = len(trace.tokens)
+    st.header(f"Layer {layer} · head {head} up close")
+    big, facts = st.columns([2, 1])
+    weights = trace.attentions[layer - 1, head - 1]
+    stretch = facts.toggle(
+        "Stretch the colours to this head's largest weight",
+        key="real_stretch",
+        bind="query-params",
+        help="Long texts spread attention thin: on the shared 0–1 scale most cells look white.",
+    )
+    show_chart(
+        head_figure(weights, trace.tokens, layer - 1, head - 1, stretch=stretch),
+        key="real_head_map",
+        container=big,
+    )
+    facts.markdown(f"**Pattern:** {describe_head(weights)}")
+    scores = {name: values[layer - 1, head - 1] for name, values in roles.items()}
+    facts.markdown(
+        "\n".join(f"- {name}: **{scores[name]:.0%}** of its attention" for name in ROLES)
+        + f"\n- entropy: **{scores[ENTROPY]:.2f} bits** (spread evenly over all {n} tokens "
+        f"it would be {uniform_entropy_bits(n):.2f} bits)"
+    )
 
 
 scenario = scenario_sidebar(text_only=True)
@@ -64,70 +161,7 @@ else:
     with st.expander(token_list):
         st.text(" · ".join(trace.tokens))
 
-st.header(f"All {cfg.layers * cfg.heads} heads at once")
-pick_role, pick_layer, pick_head = st.columns([2, 1, 1])
-role = pick_role.selectbox(
-    "Colour the grid by a role",
-    [NO_ROLE, *ROLES, ENTROPY],
-    key="real_role",
-    bind="query-params",
-)
-layer = pick_layer.selectbox(
-    "Open layer", range(1, cfg.layers + 1), key="real_layer", bind="query-params"
-)
-head = pick_head.selectbox(
-    "Open head", range(1, cfg.heads + 1), key="real_head", bind="query-params"
-)
-role_values = None if role == NO_ROLE else roles[role]
-show_chart(
-    head_grid_figure(
-        trace.attentions,
-        trace.tokens,
-        selected=(layer - 1, head - 1),
-        role=None if role == NO_ROLE else role,
-        role_values=role_values,
-    ),
-    key="real_grid",
-)
-grid_note = (
-    "Each small map: rows are queries, columns are keys, darker means more weight; "
-    "hover for tokens and numbers. The framed map is the head opened below."
-)
-if n > MAX_GRID_CELLS:
-    grid_note += (
-        f" Your text has {n} tokens, so each small map is simplified to "
-        f"{MAX_GRID_CELLS} × {MAX_GRID_CELLS} blocks of about {n / MAX_GRID_CELLS:.0f} "
-        "tokens (a block's share of the attention); the large map below is full size."
-    )
-if role_values is not None:
-    grid_note += (
-        f" Frames and numbers above the maps: each head's “{role}” score; the frame "
-        "colours run from 0 to the largest head's score."
-    )
-st.caption(grid_note)
-
-st.header(f"Layer {layer} · head {head} up close")
-big, facts = st.columns([2, 1])
-weights = trace.attentions[layer - 1, head - 1]
-stretch = facts.toggle(
-    "Stretch the colours to this head's largest weight",
-    key="real_stretch",
-    bind="query-params",
-    help="Long texts spread attention thin: on the shared 0–1 scale most cells look white.",
-)
-show_chart(
-    head_figure(weights, trace.tokens, layer - 1, head - 1, stretch=stretch),
-    key="real_head_map",
-    container=big,
-)
-facts.markdown(f"**Pattern:** {describe_head(weights)}")
-facts.markdown(
-    "\n".join(
-        f"- {name}: **{roles[name][layer - 1, head - 1]:.0%}** of its attention" for name in ROLES
-    )
-    + f"\n- entropy: **{roles[ENTROPY][layer - 1, head - 1]:.2f} bits** (spread evenly "
-    f"over all {n} tokens it would be {uniform_entropy_bits(n):.2f} bits)"
-)
+heads_view(trace, roles, cfg)
 
 st.header("What each head does")
 st.caption(
@@ -162,16 +196,3 @@ st.caption(
         else "Hover for the token."
     )
 )
-
-st.header("Look inside one layer")
-st.markdown(
-    f"The **Head spaces** page can show layer {layer}'s {cfg.heads} trained heads: its input "
-    "vectors projected into each head's query/key space."
-)
-st.button(
-    f"Open layer {layer} in Head spaces",
-    key="real_to_head_spaces",
-    on_click=_send_layer_to_head_spaces,
-)
-if st.session_state.pop("_real_go", False):
-    st.switch_page("pages/head_spaces.py", query_params={"source": "real", "layer": str(layer)})

@@ -58,6 +58,30 @@ def array(value: object) -> np.ndarray:
     return np.array(value, dtype=float)
 
 
+def tile_spans(value: object) -> dict[tuple[int, int], tuple[slice, slice]]:
+    """The maps of a grid drawn as ONE matrix with NaN gutters: (row, column) of each map
+    → the matrix rows and columns it takes, read from the all-NaN rows and columns."""
+    z = array(value)
+    rows, columns = _runs(~np.isnan(z).all(axis=1)), _runs(~np.isnan(z).all(axis=0))
+    return {(r, c): (rs, cs) for r, rs in enumerate(rows) for c, cs in enumerate(columns)}
+
+
+def tile_maps(value: object) -> np.ndarray:
+    """The maps of such a matrix stacked (rows, columns, m, k); they must be equal-sized."""
+    z = array(value)
+    spans = tile_spans(z)
+    rows, columns = (max(key[i] for key in spans) + 1 for i in (0, 1))
+    return np.stack([z[spans[r, c]] for r in range(rows) for c in range(columns)]).reshape(
+        rows, columns, *z[spans[0, 0]].shape
+    )
+
+
+def _runs(filled: np.ndarray) -> list[slice]:
+    """The maximal runs of True in a boolean vector, as slices."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], filled.astype(int), [0]])))
+    return [slice(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
 @functools.cache
 def _vocabulary():
     from attention.pretrained import load_pretrained

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+import numpy as np
 import pytest
 
+from attention.figures.heatmaps import GRID_BLOCKS
 from harness.browser import SCREENSHOTS, screenshot, wait_until_drawn
+from tests.apptest import tile_maps
 from tests.browser_checks import assert_no_failure, drawn
 
 pytestmark = pytest.mark.browser
@@ -23,6 +26,17 @@ def open_real_model(page, app_url: str, text: str | None = None) -> None:
     assert_no_failure(page)
 
 
+def drawn_grid(page) -> dict:
+    """The grid's one heatmap as Plotly drew it: z (NaN gutters as None), the number of
+    heatmap images."""
+    return page.locator(".st-key-real_grid .js-plotly-plot").evaluate(
+        """gd => ({
+            z: Array.from(gd._fullData[0].z, row => Array.from(row, v => isNaN(v) ? null : v)),
+            images: gd.querySelectorAll('.heatmaplayer .hm image').length,
+        })"""
+    )
+
+
 def test_real_model_page_draws_every_chart(app_url, page):
     open_real_model(page, app_url)
     charts = page.locator('[data-testid="stPlotlyChart"]')
@@ -30,7 +44,12 @@ def test_real_model_page_draws_every_chart(app_url, page):
     assert (
         page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot .plot-container').count() == 3
     )
-    assert charts.first.locator(".heatmaplayer .hm").count() == 72  # one image per head
+    grid = drawn_grid(page)
+    assert grid["images"] == 1  # the 72 maps are one heatmap trace
+    maps = tile_maps(grid["z"])  # read back from the drawn matrix's NaN gutters
+    n = len(page.locator('[data-testid="stText"]').first.inner_text().split(" · "))
+    assert maps.shape == (6, 12, n, n)
+    np.testing.assert_allclose(maps.sum(-1), 1.0, atol=n * 5e-6)  # rounded to 5 decimals
     assert page.locator('[data-testid="stDataFrame"]').count() == 1
     screenshot(page, "real_model")
     for index, name in enumerate(["grid", "head", "paths"]):
@@ -42,7 +61,8 @@ def test_real_model_page_draws_every_chart(app_url, page):
 def test_real_model_page_role_view(app_url, page):
     open_real_model(page, app_url)
     before = drawn(page, "real_grid")
-    assert not before["hasColoraxis2"] and before["shapes"] == 1  # the opened head's frame
+    # the maps' grey edges (one path) and the opened head's frame
+    assert not before["hasColoraxis2"] and before["shapes"] == 2
     assert len(before["annotations"]) == 12  # the head titles
     page.locator('[data-testid="stSelectbox"]').filter(has_text="Colour the grid").click()
     page.get_by_role("option", name="[SEP]").click()
@@ -50,7 +70,7 @@ def test_real_model_page_role_view(app_url, page):
     wait_until_drawn(page, timeout_ms=120_000, min_charts=3)
     assert_no_failure(page)
     after = drawn(page, "real_grid")
-    assert after["hasColoraxis2"] and after["shapes"] == 1 + HEADS
+    assert after["hasColoraxis2"] and after["shapes"] == 2 + HEADS
     values = [float(text) for text in after["annotations"][len(before["annotations"]) :]]
     assert len(values) == HEADS and all(0 <= v <= 1 for v in values) and max(values) > 0
     grid = page.locator('[data-testid="stPlotlyChart"]').first
@@ -64,6 +84,7 @@ def test_real_model_page_with_512_tokens(app_url, page):
     assert (
         page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot .plot-container').count() == 3
     )
+    assert tile_maps(drawn_grid(page)["z"]).shape == (6, 12, GRID_BLOCKS, GRID_BLOCKS)
     shared = drawn(page, "real_head_map")
     assert shared["rows"] == [512] and shared["colorRange"] == [0, 1]
     page.get_by_text("Stretch the colours to this head's largest weight").click()

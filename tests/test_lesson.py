@@ -12,7 +12,7 @@ from attention.cost import attention_cost
 from attention.lesson.content import lesson_text, parse_steps
 from attention.lesson.quiz import choice_quiz
 from attention.translation import EXAMPLES
-from tests.apptest import array, chart, open_page, toy_points, traces
+from tests.apptest import array, chart, open_page, tile_maps, toy_points, traces
 from ui.markdown import literal
 
 PAGE = "pages/lesson.py"
@@ -143,8 +143,9 @@ def test_residual_answer_is_the_curve_highest_at_the_chosen_depth():
 
 def test_real_heads_answer_is_the_drawn_map_with_most_previous_token_weight():
     at = at_id("real_heads")
-    maps = traces(view(at), "heatmap")
-    shares = [np.diagonal(array(t["z"]), offset=-1).mean() for t in maps]
+    (grid,) = traces(view(at), "heatmap")
+    maps = tile_maps(grid["z"])  # (layers, heads, n, n): the drawn maps, one per head
+    shares = np.diagonal(maps, offset=-1, axis1=-2, axis2=-1).mean(-1).ravel()
     best = int(np.argmax(shares))
     assert_right(at, f"layer {best // 12 + 1} · head {best % 12 + 1}")
 

@@ -3,7 +3,6 @@ transformers fixture, head switching, roles, long and hostile text, a missing mo
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -12,8 +11,9 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from attention.figures.heatmaps import GRID_BLOCKS
 from tests import apptest
-from tests.apptest import array
+from tests.apptest import array, chart, tile_maps, tile_spans, traces
 from ui.scenario import DEFAULT_TEXT
 
 PAGE = "pages/real_model.py"
@@ -34,74 +34,103 @@ def open_page(**query: str) -> AppTest:
     return at
 
 
-def figure_by_traces(at: AppTest, kind: str, count: int | None = None) -> dict:
-    """The first figure whose traces are all (or, with `count`, exactly `count`) `kind`."""
-    for spec in (json.loads(c.proto.spec) for c in at.get("plotly_chart")):
-        kinds = [trace["type"] for trace in spec["data"]]
-        if count is None and kinds and set(kinds) == {kind}:
-            return spec
-        if count is not None and kinds.count(kind) == count:
-            return spec
-    raise AssertionError(f"no figure with {count} {kind} traces")
+def grid_map(at: AppTest) -> dict:
+    """The grid's one heatmap trace: all 72 maps tiled into one matrix."""
+    (heatmap,) = traces(chart(at, "real_grid"), "heatmap")
+    return heatmap
 
 
 def test_grid_shows_all_72_heads_with_the_reference_numbers(reference):
     at = open_page()
-    grid = figure_by_traces(at, "heatmap", count=72)
+    heatmap = grid_map(at)
     n = len(reference["tokens"])
-    maps = np.stack([array(trace["z"]) for trace in grid["data"] if trace["type"] == "heatmap"])
-    assert maps.shape == (72, n, n)
-    np.testing.assert_allclose(maps.sum(-1), 1.0, atol=1e-5)
-    np.testing.assert_allclose(maps, reference["attentions"].reshape(72, n, n), atol=1e-4)
+    maps = tile_maps(heatmap["z"])
+    assert maps.shape == (6, 12, n, n)
+    np.testing.assert_allclose(maps.sum(-1), 1.0, atol=n * 5e-6)  # rounded to 5 decimals
+    np.testing.assert_allclose(maps, reference["attentions"], atol=1e-4)
+    grid = chart(at, "real_grid")
     assert grid["layout"]["coloraxis"]["cmin"] == 0 and grid["layout"]["coloraxis"]["cmax"] == 1
     assert "13 WordPiece tokens" in " ".join(m.value for m in at.markdown)
 
 
+def test_grid_hover_names_the_layer_head_and_tokens(reference):
+    heatmap = grid_map(open_page())
+    rows, columns = tile_spans(heatmap["z"])[2, 4]  # layer 3, head 5
+    query, key = heatmap["y"][rows.start + 1], heatmap["x"][columns.start + 2]
+    assert query.startswith("layer 3 · query: " + reference["tokens"][1])
+    assert key.startswith("head 5 · key: " + reference["tokens"][2])
+    assert "%{y}" in heatmap["hovertemplate"] and "%{x}" in heatmap["hovertemplate"]
+
+
 def test_switching_the_head_changes_the_large_map(reference):
     at = open_page()
-    before = array(figure_by_traces(at, "heatmap", count=1)["data"][0]["z"])
+    before = array(chart(at, "real_head_map")["data"][0]["z"])
     np.testing.assert_allclose(before, reference["attentions"][0, 0], atol=1e-4)
     at.selectbox(key="real_layer").select(3).run()
     at.selectbox(key="real_head").select(5).run()
     assert not at.exception
-    large = figure_by_traces(at, "heatmap", count=1)
+    large = chart(at, "real_head_map")
     np.testing.assert_allclose(
         array(large["data"][0]["z"]), reference["attentions"][2, 4], atol=1e-4
     )
     assert "layer 3 · head 5" in large["layout"]["annotations"][0]["text"]
     assert any(h.value == "Layer 3 · head 5 up close" for h in at.header)
-    frames = figure_by_traces(at, "heatmap", count=72)["layout"]["shapes"]
-    assert [f["xref"] for f in frames] == [f"x{2 * 12 + 5} domain"]
+    frames = [s for s in chart(at, "real_grid")["layout"]["shapes"] if s["type"] == "rect"]
+    assert [framed(at, f) for f in frames] == [(2, 4)]
+
+
+def framed(at: AppTest, frame: dict) -> tuple[int, int]:
+    """The one map (layer, head), 0-based, that a rectangle drawn on the grid encloses."""
+    spans = tile_spans(grid_map(at)["z"])
+    inside = [
+        tile
+        for tile, (rows, columns) in spans.items()
+        if frame["x0"] < columns.start - 0.5 < columns.stop - 0.5 < frame["x1"]
+        and frame["y0"] < rows.start - 0.5 < rows.stop - 0.5 < frame["y1"]
+    ]
+    assert len(inside) == 1, inside
+    return inside[0]
 
 
 def test_stretch_runs_the_large_map_colours_to_the_head_maximum(reference):
     at = open_page()
-    large = figure_by_traces(at, "heatmap", count=1)
+    large = chart(at, "real_head_map")
     assert large["layout"]["coloraxis"]["cmax"] == 1
     at.toggle(key="real_stretch").set_value(True).run()
-    large = figure_by_traces(at, "heatmap", count=1)
+    large = chart(at, "real_head_map")
     expected = reference["attentions"][0, 0].max()
     assert large["layout"]["coloraxis"]["cmax"] == pytest.approx(expected, abs=1e-4)
 
 
 def test_the_view_is_in_the_url(reference):
     at = open_page(real_layer="2", real_head="7", real_role="itself")
-    large = figure_by_traces(at, "heatmap", count=1)
+    large = chart(at, "real_head_map")
     np.testing.assert_allclose(
         array(large["data"][0]["z"]), reference["attentions"][1, 6], atol=1e-4
     )
-    assert figure_by_traces(at, "heatmap", count=72)["layout"]["coloraxis2"]
+    assert chart(at, "real_grid")["layout"]["coloraxis2"]
 
 
 def test_role_view_annotates_every_head_with_its_score(reference):
     at = open_page()
     at.selectbox(key="real_role").select("[SEP]").run()
-    grid = figure_by_traces(at, "heatmap", count=72)
-    sep_share = reference["attentions"][..., -1].mean(-1).ravel()  # [SEP] is the last key
-    values = [float(a["text"]) for a in grid["layout"]["annotations"] if a["text"][0] in "01"]
-    np.testing.assert_allclose(values, sep_share, atol=0.006)
+    grid = chart(at, "real_grid")
+    sep_share = reference["attentions"][..., -1].mean(-1)  # [SEP] is the last key
+    values = [a for a in grid["layout"]["annotations"] if a["text"][0] in "01"]
+    spans = tile_spans(grid_map(at)["z"])
+    for value in values:  # each number sits above the map whose score it is
+        below = [
+            (rows.start, tile)
+            for tile, (rows, columns) in spans.items()
+            if columns.start <= value["x"] <= columns.stop - 1 and value["y"] < rows.start
+        ]
+        layer, head = min(below)[1]
+        assert float(value["text"]) == pytest.approx(sep_share[layer, head], abs=0.006)
+    assert len(values) == 72
     assert grid["layout"]["coloraxis2"]["colorbar"]["title"]["text"] == "[SEP]"
-    assert len(grid["layout"]["shapes"]) == 73  # 72 role frames + the opened head
+    frames = [s for s in grid["layout"]["shapes"] if s["type"] == "rect"]
+    assert sorted(framed(at, f) for f in frames[:-1]) == sorted(spans)  # one per head
+    assert framed(at, frames[-1]) == (0, 0)  # and the opened head's
 
 
 def test_role_table_lists_every_head():
@@ -114,7 +143,7 @@ def test_role_table_lists_every_head():
 
 def test_layer_paths_use_one_pca_for_all_seven_states(reference):
     at = open_page()
-    paths = figure_by_traces(at, "scatter")
+    paths = chart(at, "real_paths")
     markers = [t for t in paths["data"] if t.get("mode", "").startswith("markers")]
     assert [t["name"] for t in markers] == ["embeddings"] + [
         f"after layer {i}" for i in range(1, 7)
@@ -125,19 +154,17 @@ def test_layer_paths_use_one_pca_for_all_seven_states(reference):
 def test_600_words_are_cut_to_512_tokens_with_a_notice():
     at = open_page(text=" ".join(["word"] * 600))
     assert any("512" in w.value and "602 tokens" in w.value for w in at.warning)
-    grid = figure_by_traces(at, "heatmap", count=72)
-    pooled = array(grid["data"][0]["z"])
-    assert pooled.shape == (64, 64)
-    np.testing.assert_allclose(pooled.sum(-1), 1.0, atol=1e-5)
-    assert array(figure_by_traces(at, "heatmap", count=1)["data"][0]["z"]).shape == (512, 512)
-    assert any("64 × 64 blocks" in c.value for c in at.caption)
+    pooled = tile_maps(grid_map(at)["z"])
+    assert pooled.shape == (6, 12, GRID_BLOCKS, GRID_BLOCKS)
+    np.testing.assert_allclose(pooled.sum(-1), 1.0, atol=GRID_BLOCKS * 5e-6)  # 5 decimals
+    assert array(chart(at, "real_head_map")["data"][0]["z"]).shape == (512, 512)
+    assert any("32 × 32 blocks of about 16 tokens" in c.value for c in at.caption)
 
 
 def test_markup_in_the_text_stays_text():
     at = open_page(text="<script>alert(1)</script> <b>bold</b>")
-    grid = figure_by_traces(at, "heatmap", count=72)
-    labels = grid["data"][0]["x"]
-    assert any(label.startswith("&lt;") for label in labels)
+    labels = grid_map(at)["x"]
+    assert any(label.startswith("head 1 · key: &lt;") for label in labels)
     assert "<" not in "".join(labels)
     assert any("< · script · >" in t.value for t in at.text)  # the token list, plain text
     assert all("<script>" not in m.value for m in at.markdown)

@@ -193,3 +193,25 @@ def line_label(y: float, text: str, panel: Panel | None = None) -> dict:
 def _span(low: float, high: float) -> list[float]:
     """A domain inside [0, 1] (rounding can push grid edges a hair outside)."""
     return [min(max(round(low, 6), 0.0), 1.0), min(max(round(high, 6), 0.0), 1.0)]
+
+
+def tiled(maps: np.ndarray, row_gap: int, col_gap: int) -> np.ndarray:
+    """(rows, cols, m, k) maps as ONE float32 matrix, tile (r, c) at rows r·(m + row_gap)
+    and columns c·(k + col_gap), NaN gutters between tiles: a grid of maps drawn as one
+    heatmap trace, far cheaper in the browser than one subplot per map."""
+    rows, cols, m, k = maps.shape
+    out = np.full((rows, m + row_gap, cols, k + col_gap), np.nan, dtype=np.float32)
+    out[:, :m, :, :k] = np.asarray(maps).transpose(0, 2, 1, 3)
+    out = out.reshape(rows * (m + row_gap), cols * (k + col_gap))
+    return out[: rows * (m + row_gap) - row_gap, : cols * (k + col_gap) - col_gap]
+
+
+def tiled_labels(groups: list[str], labels: list[str], gap: int) -> list[str]:
+    """Category labels along one side of a `tiled` matrix: "group: label" for each cell,
+    unique placeholders in the gutters (NaN cells there have no hover, no tick)."""
+    out: list[str] = []
+    for g, group in enumerate(groups):
+        if g:
+            out += [f"gap {g}.{i}" for i in range(gap)]
+        out += [f"{group}: {label}" for label in labels]
+    return out

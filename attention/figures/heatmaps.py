@@ -12,6 +12,7 @@ side (see attention.pooling), so pooled rows still sum to 1.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
@@ -20,7 +21,15 @@ from plotly.colors import get_colorscale, sample_colorscale
 from attention.experiments.rank_limit import RankLimitResult
 from attention.experiments.slicing import sliced, stacked
 from attention.experiments.training.train import Comparison
-from attention.figures.grid import MARGIN, Panel, figure, framed_layout, grid
+from attention.figures.grid import (
+    MARGIN,
+    Panel,
+    figure,
+    framed_layout,
+    grid,
+    tiled,
+    tiled_labels,
+)
 from attention.figures.palette import (
     BLOCKED_COLOR,
     FOCUS_COLOR,
@@ -34,6 +43,7 @@ from attention.figures.text import safe_label, unique_labels
 from attention.pooling import pool_attention, pool_blocks
 
 MAX_GRID_CELLS = 64  # longer maps are pooled to this many blocks per side
+GRID_BLOCKS = 32  # the real model's 72 small maps of a longer text: blocks per side
 ROLE_SCALE = "Oranges"  # sequential, distinct from the blue weight scale
 GRID_CELL_PX = 92  # height of one layer's row in the real model's grid
 BAND_PX = 26  # height of the head bands above the concatenated heads
@@ -191,8 +201,9 @@ def rank_patterns(result: RankLimitResult, d_heads: list[int]) -> go.Figure:
 
 # A real model's heads ---------------------------------------------------------------
 
-_H_GAP, _V_GAP = 0.012, 0.04
+_GUTTER = (0.3, 0.15)  # space between a layer's maps (rows) and a head's (columns), per map
 _ROLE_TEXT_PX = 18  # room above the top row for the role values
+_FRAME = 0.04  # a frame sits this share of a map outside it
 
 
 def head_grid_figure(
@@ -202,68 +213,50 @@ def head_grid_figure(
     role: str | None = None,
     role_values: np.ndarray | None = None,
     max_cells: int = MAX_GRID_CELLS,
+    blocks: int = GRID_BLOCKS,
 ) -> go.Figure:
     """All (layers, heads, n, n) maps as one grid: layer rows, head columns, shared 0–1
-    colour scale. `selected` (0-based layer, head) gets a frame in its head's colour;
-    `role_values` (layers, heads) frames every map in a colour scale running from 0 to
-    the largest head's value and writes the value above the map."""
+    colour scale, drawn as ONE heatmap trace (grid.tiled). Maps longer than `max_cells`
+    are pooled to `blocks` blocks a side (each small map is ~80 px wide: more cells
+    than pixels cost the browser time and show nothing more). `selected` (0-based layer,
+    head) gets a frame in its head's colour; `role_values` (layers, heads) frames every
+    map in a colour scale running from 0 to the largest head's value and writes the
+    value above the map."""
     layers, heads = attentions.shape[:2]
-    pooled = pool_attention(attentions, max_cells)
-    labels = block_labels(tokens, max_cells)
-    hover = (
-        "layer %{meta[0]} · head %{meta[1]}<br>query: %{y}<br>key: %{x}"
-        "<br>weight: %{z:.3f}<extra></extra>"
-    )
-    panels, layout = grid(layers * heads, heads, h_gap=_H_GAP, v_gap=_V_GAP)
-    axis = {
-        "type": "category",
-        "showticklabels": False,
-        "showgrid": False,
-        "showline": True,
-        "mirror": True,
-        "linecolor": "#B0B0B0",
+    m = len(tokens) if len(tokens) <= max_cells else blocks
+    pooled = pool_attention(attentions, m)
+    row_gap, col_gap = (max(1, round(share * m)) for share in _GUTTER)
+    labels = block_labels(tokens, m)
+    layer_names = [f"layer {layer + 1}" for layer in range(layers)]
+    y = tiled_labels([f"{name} · query" for name in layer_names], labels, row_gap)
+    x = tiled_labels([f"head {head + 1} · key" for head in range(heads)], labels, col_gap)
+    tiles = _Tiles(m, row_gap, col_gap)
+    axis = {"type": "category", "showgrid": False, "zeroline": False, "ticks": ""}
+    layout = {
+        "xaxis": {**axis, "showticklabels": False, "title": {"text": "keys →", "standoff": 4}},
+        "yaxis": {
+            **axis,
+            "autorange": "reversed",
+            "tickvals": [y[tiles.start(layer, row_gap) + m // 2] for layer in range(layers)],
+            "ticktext": layer_names,
+            "tickfont": {"color": "#1A1A1A"},
+        },
     }
-    data = []
-    for panel in panels:
-        layer, head = panel.row, panel.col
-        data.append(
-            panel.place(
-                {
-                    "type": "heatmap",
-                    "z": pooled[layer, head],
-                    "x": labels,
-                    "y": labels,
-                    "coloraxis": "coloraxis",
-                    "meta": [layer + 1, head + 1],
-                    "hovertemplate": hover,
-                    "name": f"layer {layer + 1} head {head + 1}",
-                }
-            )
-        )
-        layout[panel.xaxis].update(axis)
-        layout[panel.yaxis].update(axis, autorange="reversed")
-        if head == 0:
-            layout[panel.yaxis]["title"] = {
-                "text": f"layer {layer + 1}",
-                "standoff": 4,
-                "font": {"color": "#1A1A1A"},
-            }
-    layout[panels[(layers - 1) * heads].xaxis]["title"] = {"text": "keys →", "standoff": 4}
     role_px = 0 if role_values is None else _ROLE_TEXT_PX
     layout.update(
         annotations=[
             {
-                "text": f"head {panel.col + 1}",
-                "xref": "paper",
+                "text": f"head {head + 1}",
+                "xref": "x",
                 "yref": "paper",
-                "x": float(np.mean(layout[panel.xaxis]["domain"])),
+                "x": tiles.middle(head, col_gap),
                 "y": 1.0,
                 "yanchor": "bottom",
                 "yshift": role_px,
                 "showarrow": False,
-                "font": {"color": head_color(panel.col), "size": FONT_SIZE},
+                "font": {"color": head_color(head), "size": FONT_SIZE},
             }
-            for panel in panels[:heads]
+            for head in range(heads)
         ],
         coloraxis={**WEIGHT_AXIS, "colorbar": {**WEIGHT_AXIS["colorbar"], "len": 0.6}},
         height=layers * GRID_CELL_PX + 110,
@@ -271,48 +264,87 @@ def head_grid_figure(
         font={"size": FONT_SIZE},
         plot_bgcolor="white",
     )
-    frames = []
+    shapes = [tiles.outlines(layers, heads)]
+    data = [
+        {
+            "type": "heatmap",
+            "z": np.round(tiled(pooled, row_gap, col_gap).astype(np.float64), 5),
+            "x": x,
+            "y": y,
+            "coloraxis": "coloraxis",
+            "hoverongaps": False,
+            "hovertemplate": "%{y}<br>%{x}<br>weight: %{z:.3f}<extra></extra>",
+            "name": f"{layers} layers × {heads} heads",
+        }
+    ]
     if role_values is not None:
-        data.append(_mark_roles(layout, frames, panels, role or "role", np.asarray(role_values)))
+        data.append(_mark_roles(layout, shapes, tiles, role or "role", np.asarray(role_values)))
     if selected is not None:
-        layer, head = selected
-        frames.append(_frame(panels[layer * heads + head], head_color(head)))
-    if frames:
-        layout["shapes"] = frames
+        shapes.append(tiles.frame(*selected, head_color(selected[1])))
+    layout["shapes"] = shapes
     return figure(data, layout)
 
 
-def _frame(panel: Panel, color: str) -> dict:
-    """A rectangle just outside one panel."""
-    return {
-        "type": "rect",
-        "xref": f"{panel.x} domain",
-        "yref": f"{panel.y} domain",
-        "x0": -0.04,
-        "x1": 1.04,
-        "y0": -0.04,
-        "y1": 1.04,
-        "line": {"color": color, "width": 5},
-    }
+@dataclass(frozen=True)
+class _Tiles:
+    """Where the maps of a `tiled` matrix sit on its category axes (cell i at i)."""
+
+    size: int
+    row_gap: int
+    col_gap: int
+
+    def start(self, index: int, gap: int) -> int:
+        return index * (self.size + gap)
+
+    def middle(self, index: int, gap: int) -> float:
+        return self.start(index, gap) + (self.size - 1) / 2
+
+    def box(self, layer: int, head: int, pad: float = 0.0) -> dict:
+        """The rectangle around map (layer, head), `pad` maps wider on every side."""
+        x0 = self.start(head, self.col_gap) - 0.5 - pad * self.size
+        y0 = self.start(layer, self.row_gap) - 0.5 - pad * self.size
+        side = self.size * (1 + 2 * pad)
+        return {"xref": "x", "yref": "y", "x0": x0, "x1": x0 + side, "y0": y0, "y1": y0 + side}
+
+    def frame(self, layer: int, head: int, color: str) -> dict:
+        """A thick rectangle just outside one map."""
+        return {
+            "type": "rect",
+            **self.box(layer, head, _FRAME),
+            "line": {"color": color, "width": 5},
+        }
+
+    def outlines(self, layers: int, heads: int) -> dict:
+        """A thin grey edge around every map, as ONE path shape."""
+        boxes = [self.box(layer, head) for layer in range(layers) for head in range(heads)]
+        path = "".join(f"M{b['x0']},{b['y0']}H{b['x1']}V{b['y1']}H{b['x0']}Z" for b in boxes)
+        return {
+            "type": "path",
+            "xref": "x",
+            "yref": "y",
+            "path": path,
+            "line": {"color": "#B0B0B0", "width": 1},
+        }
 
 
 def _mark_roles(
-    layout: dict, frames: list[dict], panels: list[Panel], role: str, values: np.ndarray
+    layout: dict, shapes: list[dict], tiles: _Tiles, role: str, values: np.ndarray
 ) -> dict:
-    """Frame each map in the role's colour scale (into `frames`) and write its value
+    """Frame each map in the role's colour scale (into `shapes`) and write its value
     above the map (into `layout`); returns an invisible trace that carries the role's
     colour bar."""
     top = float(values.max()) if values.max() > 0 else 1.0
     colors = sample_colorscale(ROLE_SCALE, list(np.clip(values.ravel() / top, 0, 1)))
-    for panel, value, color in zip(panels, values.ravel(), colors, strict=True):
-        frames.append(_frame(panel, color))
+    layers, heads = values.shape
+    for (layer, head), color in zip(np.ndindex(layers, heads), colors, strict=True):
+        shapes.append(tiles.frame(layer, head, color))
         layout["annotations"].append(
             {
-                "text": f"{value:.2f}",
-                "xref": f"{panel.x} domain",
-                "yref": f"{panel.y} domain",
-                "x": 0.5,
-                "y": 1.0,
+                "text": f"{values[layer, head]:.2f}",
+                "xref": "x",
+                "yref": "y",
+                "x": tiles.middle(head, tiles.col_gap),
+                "y": tiles.box(layer, head, _FRAME)["y0"],
                 "yanchor": "bottom",
                 "showarrow": False,
                 "font": {"size": FONT_SIZE - 3, "color": "#1A1A1A"},

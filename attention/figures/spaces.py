@@ -14,7 +14,6 @@ from plotly.colors import sample_colorscale
 
 from attention.engine import AttentionTrace
 from attention.figures.grid import MARGIN, Panel, figure, grid
-from attention.figures.heatmaps import MAX_GRID_CELLS
 from attention.figures.lines import weighted_segments
 from attention.figures.palette import (
     FOCUS_COLOR,
@@ -33,6 +32,7 @@ from attention.projection import JointLayout, Layout2D, pca_2d
 
 LAYER_SCALE = "Viridis"  # colour-blind-safe order from embeddings (light) to last layer
 MAX_NAMED_TOKENS = 40  # the layer-path figure writes token names up to this many
+MAX_SVG_TOKENS = 128  # and draws its points in SVG up to this many tokens, WebGL past it
 LABEL_ALL_UP_TO = 24  # more tokens than this: label only the focus and its top keys
 PLANE_AXIS = {"showticklabels": False, "zeroline": False, "showgrid": True, "gridcolor": "#EEEEEE"}
 # Top left, clear of Plotly's toolbar (top right). Entries get a fixed width: a PNG
@@ -500,10 +500,11 @@ def layer_path_figure(
 ) -> go.Figure:
     """Each token's path through the (layers + 1, n, d) hidden states in ONE PCA fitted
     on all of them, so every layer's move is drawn on the same axes. Tokens are named at
-    their first point when there are at most `max_labels` of them; past MAX_GRID_CELLS
-    tokens the points are drawn with WebGL (a third faster at 512 tokens)."""
+    their first point when there are at most `max_labels` of them; past MAX_SVG_TOKENS
+    tokens the points are drawn with WebGL (faster at 512 tokens; at 128 creating the
+    WebGL context costs more than drawing the points in SVG, in headless Chromium)."""
     steps, n, d = hidden_states.shape
-    kind = "scatter" if n <= MAX_GRID_CELLS else "scattergl"
+    kind = "scatter" if n <= MAX_SVG_TOKENS else "scattergl"
     layout = pca_2d(hidden_states.reshape(steps * n, d))
     coords = layout.coords.reshape(steps, n, 2)
     labels = [safe_label(t) for t in tokens]
