@@ -36,10 +36,10 @@ def grid_note(n: int, role: str | None) -> str:
         "Each small map: rows are queries, columns are keys, darker means more weight; "
         "hover for tokens and numbers. The framed map is the head opened below."
     )
-    if n > MAX_GRID_CELLS:
+    if n > GRID_BLOCKS:
         note += (
             f" Your text has {n} tokens, so each small map is simplified to "
-            f"{GRID_BLOCKS} × {GRID_BLOCKS} blocks of about {n / GRID_BLOCKS:.0f} "
+            f"{GRID_BLOCKS} × {GRID_BLOCKS} blocks of about {n / GRID_BLOCKS:.1f} "
             "tokens (a block's share of the attention); the large map below is full size."
         )
     if role is not None:

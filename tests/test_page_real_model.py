@@ -158,7 +158,15 @@ def test_600_words_are_cut_to_512_tokens_with_a_notice():
     assert pooled.shape == (6, 12, GRID_BLOCKS, GRID_BLOCKS)
     np.testing.assert_allclose(pooled.sum(-1), 1.0, atol=GRID_BLOCKS * 5e-6)  # 5 decimals
     assert array(chart(at, "real_head_map")["data"][0]["z"]).shape == (512, 512)
-    assert any("32 × 32 blocks of about 16 tokens" in c.value for c in at.caption)
+    assert any("32 × 32 blocks of about 16.0 tokens" in c.value for c in at.caption)
+
+
+def test_a_text_just_over_32_tokens_gets_pooled_small_maps_and_says_so():
+    at = open_page(text=" ".join(["word"] * 38))  # 40 tokens with [CLS] and [SEP]
+    pooled = tile_maps(grid_map(at)["z"])
+    assert pooled.shape == (6, 12, GRID_BLOCKS, GRID_BLOCKS)
+    np.testing.assert_allclose(pooled.sum(-1), 1.0, atol=GRID_BLOCKS * 5e-6)
+    assert any("40 tokens" in c.value and "about 1.2 tokens" in c.value for c in at.caption)
 
 
 def test_markup_in_the_text_stays_text():

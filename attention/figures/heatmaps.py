@@ -212,18 +212,18 @@ def head_grid_figure(
     selected: tuple[int, int] | None = None,
     role: str | None = None,
     role_values: np.ndarray | None = None,
-    max_cells: int = MAX_GRID_CELLS,
     blocks: int = GRID_BLOCKS,
 ) -> go.Figure:
     """All (layers, heads, n, n) maps as one grid: layer rows, head columns, shared 0–1
-    colour scale, drawn as ONE heatmap trace (grid.tiled). Maps longer than `max_cells`
-    are pooled to `blocks` blocks a side (each small map is ~80 px wide: more cells
-    than pixels cost the browser time and show nothing more). `selected` (0-based layer,
+    colour scale, drawn as ONE heatmap trace (grid.tiled). Maps longer than `blocks`
+    tokens are pooled to `blocks` blocks a side (each small map is ~80 px wide: more
+    cells than pixels cost the browser time and show nothing more; 72 full 64-token
+    maps were 5.6 MB on the wire). `selected` (0-based layer,
     head) gets a frame in its head's colour; `role_values` (layers, heads) frames every
     map in a colour scale running from 0 to the largest head's value and writes the
     value above the map."""
     layers, heads = attentions.shape[:2]
-    m = len(tokens) if len(tokens) <= max_cells else blocks
+    m = min(len(tokens), blocks)
     pooled = pool_attention(attentions, m)
     row_gap, col_gap = (max(1, round(share * m)) for share in _GUTTER)
     labels = block_labels(tokens, m)
