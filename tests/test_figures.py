@@ -316,3 +316,14 @@ def test_the_chance_labels_do_not_sit_on_one_line(inputs):
     fig = curves.seed_spread(inputs["summary"], inputs["labels"], [0, 1], 3)
     shifts = [a.yshift or 0 for a in fig.layout.annotations]
     assert len(set(shifts)) == len(shifts)
+
+
+def test_pruning_figure_marks_a_measured_point_of_a_stepped_curve():
+    removed = np.array([0, 6, 12, 18])  # measured every 6 heads
+    curve = PruningCurve("accuracy", removed, np.array([1.0, 0.98, 0.9, 0.8]), ())
+    randoms = [PruningCurve("accuracy", removed, np.linspace(1.0, s, 4), ()) for s in (0.5, 0.6)]
+    removable = curve.heads_removable(0.05)
+    assert removable == 6  # 0.98 is within 5 points, 0.90 is not
+    fig = curves.pruning_figure(curve, curve_band(randoms), 2, removable, 0.05)
+    marked = fig.data[3]
+    assert list(marked.x) == [6] and list(marked.y) == [98.0]

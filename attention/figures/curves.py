@@ -620,6 +620,7 @@ def pruning_figure(
     band and median of `orders` random orders (grey); a dotted line `drop` below the
     start and the last point before the importance curve falls to it, marked."""
     removed = curve.removed
+    marked = float(curve.scores[int(np.searchsorted(removed, removable))])  # a measured point
     data = [
         {
             "type": "scatter",
@@ -657,7 +658,7 @@ def pruning_figure(
         {
             "type": "scatter",
             "x": [removable],
-            "y": [round(float(curve.scores[removable]) * 100, 3)],
+            "y": [round(marked * 100, 3)],
             "mode": "markers+text",
             "marker": {"color": PRUNED_COLOR, "size": 14, "symbol": "diamond"},
             "text": [f"{removable} heads off"],
