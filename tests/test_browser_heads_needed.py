@@ -45,9 +45,10 @@ def test_importance_map_and_pruning_curve_are_drawn(app_url, page, width, height
     page.set_viewport_size({"width": width, "height": height})
     open_heads(page, app_url)
     page.locator(".st-key-heads_score button").filter(has_text="paraphrase accuracy").click()
-    page.wait_for_timeout(500)  # a click while that rerun is in flight would be lost
-    wait_until_drawn(page, timeout_ms=300_000, min_charts=3)
+    page.wait_for_timeout(3000)  # a click while that rerun is in flight would be lost
+    wait_until_drawn(page, timeout_ms=300_000, min_charts=2)  # no importance map until asked
     page.locator(".st-key-heads_importance_go button").click(timeout=120_000)
+    page.wait_for_timeout(3000)
     page.locator(".st-key-heads_importance .js-plotly-plot").wait_for(timeout=LONG_MS)
     wait_until_drawn(page, timeout_ms=LONG_MS, min_charts=3)
     assert_no_failure(page)
@@ -55,6 +56,7 @@ def test_importance_map_and_pruning_curve_are_drawn(app_url, page, width, height
     assert importance["heatmaps"] == 1
     assert importance["rows"] == [LAYERS] and importance["columns"] == [HEADS]  # 72 cells
     page.locator(".st-key-heads_pruning_go button").click()
+    page.wait_for_timeout(3000)
     page.locator(".st-key-heads_pruning .js-plotly-plot").wait_for(timeout=LONG_MS)
     wait_until_drawn(page, timeout_ms=LONG_MS, min_charts=4)
     assert_no_failure(page)
