@@ -1,19 +1,14 @@
 """Cached experiments of the "Why several heads?" page, and training with live progress.
 
 Results are cached with st.cache_data per settings and seed. Training runs the cached
-function in a worker thread: its progress callback only puts events on a queue, which the
-script thread turns into a progress bar and live loss curves. So no Streamlit call happens
-inside the cached function (Streamlit would record it for replay, and replaying an update
-of a placeholder made outside the function fails), and a cache hit returns at once.
+function in a worker thread (ui.background): the script thread turns its progress events
+into a progress bar and live loss curves, and a cache hit returns at once.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import queue
-import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy as np
 import streamlit as st
@@ -26,14 +21,10 @@ from attention.experiments.training.train import (
     compare_variants,
 )
 from attention.experiments.two_targets import TwoTargetResult, fit_two_targets
+from ui.background import run_with_progress
 from ui.cache_policy import PER_USER_TTL
 
-POLL_SECONDS = 0.1
 OnProgress = Callable[[str, int, np.ndarray], None]  # variant label, steps done, losses
-
-
-class TrainingCancelledError(Exception):
-    """Raised inside a training run whose page was rerun or left before it finished."""
 
 
 @st.cache_data(max_entries=64, ttl=PER_USER_TTL, show_spinner=False)
@@ -52,9 +43,14 @@ def rank_limit(target: np.ndarray, d_model: int, penalty: float, seed: int) -> R
 def _comparison(
     settings: tuple[tuple[str, object], ...],
     seed: int,
-    _progress: Callable[[Variant, int, np.ndarray], None] | None = None,
+    _progress: OnProgress | None = None,
 ) -> Comparison:
-    return compare_variants(TrainingConfig(**dict(settings)), seed, _progress)
+    def report(variant: Variant, done: int, losses: np.ndarray) -> None:
+        _progress(variant.label, done, losses.copy())  # the worker keeps filling `losses`
+
+    return compare_variants(
+        TrainingConfig(**dict(settings)), seed, report if _progress is not None else None
+    )
 
 
 def settings_of(config: TrainingConfig) -> tuple[tuple[str, object], ...]:
@@ -63,28 +59,8 @@ def settings_of(config: TrainingConfig) -> tuple[tuple[str, object], ...]:
 
 
 def train(config: TrainingConfig, seed: int, on_progress: OnProgress | None = None) -> Comparison:
-    """The four variants trained from `seed` (cached); `on_progress` is called in the
-    script thread while a run that was not cached trains."""
-    events: queue.Queue = queue.Queue()
-    stop = threading.Event()
-
-    def report(variant: Variant, done: int, losses: np.ndarray) -> None:
-        if stop.is_set():
-            raise TrainingCancelledError
-        events.put((variant.label, done, losses.copy()))
-
-    pool = ThreadPoolExecutor(max_workers=1)
-    future = pool.submit(_comparison, settings_of(config), seed, report)
-    try:
-        while True:
-            finished = future.done()
-            while not events.empty():
-                event = events.get()
-                if on_progress is not None:
-                    on_progress(*event)
-            if finished:
-                return future.result()
-            wait([future], timeout=POLL_SECONDS)
-    finally:
-        stop.set()  # a rerun interrupted us: let the worker stop at its next report
-        pool.shutdown(wait=False)
+    """The four variants trained from `seed` (cached); `on_progress(label, done, losses)`
+    is called in the script thread while a run that was not cached trains."""
+    return run_with_progress(
+        _comparison, settings_of(config), seed, on_progress=on_progress or (lambda *_: None)
+    )
