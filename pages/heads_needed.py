@@ -19,14 +19,13 @@ from attention.heads_needed import (
     rollout_sentence,
     summarise_pruning,
 )
-from attention.pretrained import ModelError
 from attention.pruning import curve_band
 from attention.rollout import attention_rollout
 from ui import heads_needed as hn
 from ui.background import run_with_progress
 from ui.charts import show_chart
 from ui.markdown import literal
-from ui.real_model import pretrained_model, run_real
+from ui.real_model import model_or_stop, run_real
 from ui.sidebar import scenario_sidebar
 
 DROP = 0.05  # "before accuracy drops by 5 points"
@@ -51,11 +50,7 @@ def _ask(key: str, value: object) -> None:
 
 scenario = scenario_sidebar(text_only=True)
 st.title("Do we need all these heads?")
-try:
-    model = pretrained_model()
-except ModelError as error:
-    st.error(str(error))
-    st.stop()
+model = model_or_stop()
 cfg = model.config
 total = cfg.layers * cfg.heads
 st.markdown(

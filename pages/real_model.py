@@ -14,9 +14,9 @@ from attention.figures.spaces import MAX_NAMED_TOKENS, layer_path_figure
 from attention.figures.tables import role_table
 from attention.head_metrics import describe_head, uniform_entropy_bits
 from attention.head_roles import ENTROPY, ROLES
-from attention.pretrained import ModelConfig, ModelError, ModelTrace
+from attention.pretrained import ModelConfig, ModelTrace
 from ui.charts import show_chart
-from ui.real_model import pretrained_model, run_real
+from ui.real_model import model_or_stop, pretrained_model, run_real
 from ui.sidebar import scenario_sidebar
 
 NO_ROLE = "nothing (weights only)"
@@ -130,11 +130,7 @@ def close_up(trace: ModelTrace, roles: dict[str, np.ndarray], layer: int, head: 
 scenario = scenario_sidebar(text_only=True)
 st.title("Inside a real model")
 
-try:
-    model = pretrained_model()
-except ModelError as error:
-    st.error(str(error))
-    st.stop()
+model = model_or_stop()
 cfg = model.config
 st.markdown(
     f"**{cfg.name}** is a trained BERT encoder: {cfg.layers} layers × {cfg.heads} heads, "

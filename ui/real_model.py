@@ -10,7 +10,7 @@ import streamlit as st
 
 from attention.head_blocks import BlockReads, head_block_reads
 from attention.head_roles import role_scores
-from attention.pretrained import ModelTrace, PretrainedModel, load_pretrained
+from attention.pretrained import ModelError, ModelTrace, PretrainedModel, load_pretrained
 from attention.pretrained.vocabulary import VocabularyEmbeddings
 from ui.cache_policy import PER_USER_TTL
 
@@ -28,6 +28,16 @@ def pretrained_model() -> PretrainedModel:
     """The verified model, shared by all sessions. A ModelError is not cached: the next
     run looks again, so installing the package fixes a running app."""
     return load_pretrained()
+
+
+def model_or_stop() -> PretrainedModel:
+    """The model for a page that shows nothing without it: when it is missing, the page
+    says why and stops."""
+    try:
+        return pretrained_model()
+    except ModelError as error:
+        st.error(str(error))
+        st.stop()
 
 
 @st.cache_resource(show_spinner="Fitting the vocabulary PCA (once per server)…")

@@ -741,6 +741,18 @@ def _scale_pairs(name: str) -> list[list]:
 _LAYER_HEAD_CELL_PX = 46  # one layer's row in the 6 × 12 views of heads
 
 
+def _layer_head_layout(layers: int, heads: int, extra_px: int) -> dict:
+    """The layout of a layers × heads chart: its axes, one row of cells per layer plus
+    `extra_px` for titles and the colour bar."""
+    return {
+        **_layer_head_axes(layers, heads),
+        "height": layers * _LAYER_HEAD_CELL_PX + extra_px,
+        "margin": {**MARGIN, "l": 60, "t": 50},
+        "font": {"size": FONT_SIZE},
+        "plot_bgcolor": "white",
+    }
+
+
 def _layer_head_axes(layers: int, heads: int) -> dict:
     """Axes of a (layers × heads) view: heads along x, layer 1 at the top."""
     return {
@@ -785,14 +797,7 @@ def switches_figure(mask: np.ndarray) -> go.Figure:
             "showlegend": False,
         }
     ]
-    layout = {
-        **_layer_head_axes(layers, heads),
-        "height": layers * _LAYER_HEAD_CELL_PX + 90,
-        "margin": {**MARGIN, "l": 60, "t": 50},
-        "font": {"size": FONT_SIZE},
-        "plot_bgcolor": "white",
-    }
-    return figure(data, layout)
+    return figure(data, _layer_head_layout(layers, heads, extra_px=90))
 
 
 def importance_figure(
@@ -821,14 +826,7 @@ def importance_figure(
             "<extra></extra>",
         }
     ]
-    layout = {
-        **_layer_head_axes(layers, heads),
-        "height": layers * _LAYER_HEAD_CELL_PX + 100,
-        "margin": {**MARGIN, "l": 60, "t": 50},
-        "font": {"size": FONT_SIZE},
-        "plot_bgcolor": "white",
-    }
-    return figure(data, layout)
+    return figure(data, _layer_head_layout(layers, heads, extra_px=100))
 
 
 def rollout_figure(rows: np.ndarray, tokens: list[str], focus: int) -> go.Figure:
