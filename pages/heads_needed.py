@@ -234,7 +234,10 @@ if PRUNING_SEEDS in st.session_state.get(_PRUNING_ASKED, set()):
     )
     st.markdown(pruning_sentence(summary))
 else:
-    st.info("Pruning runs the task hundreds of times: it waits for the button.")
+    st.info(
+        "Pruning runs the task again for every head it ranks and every point it measures: "
+        "it waits for the button."
+    )
 
 # 4. Rollout -------------------------------------------------------------------------
 st.header("Raw attention or rollout?")
