@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.state.common import user_key_from_element_id
 
 from attention.experiments.training.train import TrainingConfig
 from attention.pretrained import ModelConfig, ModelError
@@ -30,6 +32,7 @@ from ui.scenario import (
 FIELDS = [f.name for f in dataclasses.fields(Scenario)]
 _URL_READ = "_scenario_url_read"
 _NOTICES = "_scenario_notices"
+_URL_SCENARIO = "_scenario_from_url"
 _FOCUS_BASIS = "_focus_basis"  # (text, token kind, seed) the focus index last referred to
 TEXT_ONLY_NOTE = (
     "This page runs MiniLM exactly as trained on your sentence: the other settings "
@@ -37,15 +40,39 @@ TEXT_ONLY_NOTE = (
 )
 
 
+def browser_widget_keys() -> set[str]:
+    """Keys of the widget values the browser sent with this run. Streamlit has no public
+    API for it (its element ids end in the user key; tests/test_browser_reconnect.py
+    fails when that changes)."""
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return set()
+    return {user_key_from_element_id(s.id) for s in ctx.session_state.get_widget_states()}
+
+
 def _read_url_once() -> None:
-    """On a session's first run, load the URL's scenario into the widgets' state."""
+    """On a session's first run, load the URL's scenario into the widgets' state, except
+    into widgets whose values the browser sent: a browser that reconnects to a new
+    session (a restarted server, another worker) sends what its widgets show, newer than
+    its address bar when the move that woke the socket was the first after it closed."""
     if st.session_state.get(_URL_READ):
         return
     scenario, notices = parse_query(st.query_params.to_dict())
+    sent = browser_widget_keys()
     for name in FIELDS:
-        st.session_state[name] = getattr(scenario, name)
+        if name not in sent:
+            st.session_state[name] = getattr(scenario, name)
+    st.session_state[_URL_SCENARIO] = scenario
     st.session_state[_NOTICES] = notices
     st.session_state[_URL_READ] = True
+
+
+def _value(name: str) -> object:
+    """A scenario field's current value: its widget's, or the address bar's while a
+    widget whose value a reconnecting browser sent is not drawn yet in this run."""
+    if name in st.session_state:
+        return st.session_state[name]
+    return getattr(st.session_state[_URL_SCENARIO], name)
 
 
 def _keep_state_across_pages() -> None:
@@ -76,7 +103,7 @@ def _real_knobs() -> None:
     config = _real_config()
     if config is None:
         return
-    if st.session_state["layer"] > config.layers:
+    if _value("layer") > config.layers:
         st.info(f"{config.name} has {config.layers} layers: showing layer {config.layers}.")
         st.session_state["layer"] = config.layers
     st.slider(
@@ -107,15 +134,15 @@ def _toy_knobs() -> None:
     )
     st.slider("Heads", 1, MAX_HEADS, key="heads")
     st.toggle("Full-size heads (d_head = d_model)", key="full")
-    d_model = st.session_state["d_model"]
-    if st.session_state["d_head"] > d_model:
+    d_model = _value("d_model")
+    if _value("d_head") > d_model:
         st.session_state["d_head"] = 0
     st.select_slider(
         "d_head (per head)",
         options=range(d_model + 1),
         key="d_head",
         format_func=lambda v: "auto" if v == 0 else str(v),
-        disabled=st.session_state["full"],
+        disabled=_value("full"),
         help="auto = d_model / heads, rounded down when it does not divide.",
     )
     st.number_input("Seed (random weights)", 0, MAX_SEED, step=1, key="seed")
@@ -143,7 +170,7 @@ def _write_url(scenario: Scenario) -> None:
 
 def _knobs(text_only: bool) -> None:
     """The scenario's widgets, top to bottom."""
-    source = st.session_state["source"]
+    source = _value("source")
     st.text_area(
         "Sentence",
         key="text",
@@ -170,14 +197,14 @@ def _knobs(text_only: bool) -> None:
 
 
 def _current() -> Scenario:
-    return Scenario(**{name: st.session_state[name] for name in FIELDS})
+    return Scenario(**{name: _value(name) for name in FIELDS})
 
 
 def _focus_picker(kind: str) -> None:
     """The focus token's select box over the tokens `kind` makes of the sentence. When
     the tokens change under it (another source, another page), the focus follows the
     same word; the trained task's question sits at its last token."""
-    text, seed = st.session_state["text"], st.session_state["seed"]
+    text, seed = _value("text"), _value("seed")
     try:
         now = data.tokens(text, kind, seed)
     except ValueError:  # nothing readable in the text: the page explains, no picker
@@ -186,13 +213,16 @@ def _focus_picker(kind: str) -> None:
         return
     basis = (text, kind, seed if kind == "trained" else 0)
     before = st.session_state.get(_FOCUS_BASIS)
-    focus = st.session_state["focus"]
+    shown = _value("focus")
+    focus = shown
     if before is not None and before != basis:
         if kind == "trained":
             focus = len(now.tokens) - 1
         elif before[0] == text and before[1] != "trained":
             focus = carry_focus(data.tokens(*before).spans, focus, now.spans)
-    st.session_state["focus"] = min(focus, len(now.tokens) - 1)
+    focus = min(focus, len(now.tokens) - 1)
+    if focus != shown or "focus" in st.session_state:  # a sent value stays the browser's
+        st.session_state["focus"] = focus
     st.session_state[_FOCUS_BASIS] = basis
     st.selectbox(
         "Focus token (query)",
@@ -215,7 +245,7 @@ def scenario_sidebar(text_only: bool = False) -> Scenario:
     with st.sidebar:
         _knobs(text_only)
         try:
-            _focus_picker("real" if text_only else st.session_state["source"])
+            _focus_picker("real" if text_only else _value("source"))
         except data.SourceUnavailableError as error:
             unavailable = str(error)
         st.caption("The address bar holds this whole view: copy it to share or bookmark.")

@@ -1,0 +1,41 @@
+"""A browser that reconnects to a new server keeps the move it made first.
+
+When the server restarts (or a worker dies and nginx sends the browser to another), the
+frontend reconnects to a NEW session; the first move after that reaches a session that
+has never read the address bar. The sidebar must take the values the browser sent, not
+reload the address bar over them. This goes through Streamlit internals the sidebar has
+to read (ui.sidebar.browser_widget_keys), so it fails when they change."""
+
+from __future__ import annotations
+
+import time
+
+from harness.browser import free_port, start_app, wait_until_drawn
+
+HEADS = 'input[type="range"][aria-label="Heads"]'
+
+
+def _stop(proc) -> None:
+    proc.kill()
+    proc.wait(timeout=10)
+
+
+def test_first_move_after_a_server_restart_is_kept(page):
+    port = free_port()
+    proc = start_app(port)
+    try:
+        page.goto(f"http://127.0.0.1:{port}/head_spaces?heads=6")
+        wait_until_drawn(page, min_charts=4)
+        _stop(proc)
+        proc = start_app(port)  # the same address, a new process: no session survives
+        page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached")
+        time.sleep(2)  # the frontend has pinged health and reopened its socket
+        page.locator(HEADS).focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("location.search.includes('heads=7')", timeout=30_000)
+        wait_until_drawn(page, min_charts=4)
+        assert page.locator(HEADS).input_value() == "7"
+        titles = page.locator('[data-testid="stPlotlyChart"] .annotation-text').all_text_contents()
+        assert "head 7" in titles and "head 8" not in titles  # the page drew 7 heads
+    finally:
+        _stop(proc)
