@@ -38,8 +38,14 @@ agents' work at load average 12–24, so wall times are several times the CPU th
   JSON from lists — so the figure builders now hand Plotly lists (attention/figures/grid.py).
 - Levers used: fragments for page-local controls (Head spaces' stage picker, Attention
   maps' one-head-large and lines sections; the block page had them), so they rerun their
-  own section only; lists instead of arrays in figures. Lever left: fewer subplots and
-  text labels per chart (one heatmap trace for a grid of maps) for sidebar moves.
+  own section only; lists instead of arrays in figures; every grid of attention maps as
+  ONE heatmap trace on one pair of axes instead of a subplot per head (3 Dec 2026, quiet
+  machine, before and now in the same run, p50: Head spaces d_model 1453 → 1294 ms, heads
+  2022 → 2052 ms; Attention maps d_model 1371 → 1198 ms, heads 1269 → 1143 ms; floors 542
+  and 526 ms). Left: Head spaces' two scatter grids (8 subplots, ~40 traces, a text label
+  per point each), ~150–300 ms per draw in a bare page; a heads move re-lays out the page
+  (≤ 4 heads sit beside the pictures), so Streamlit mounts new charts instead of
+  updating them.
 
 Run: python -m benchmarks.bench_interaction [--moves 10] [--pages head_spaces,...]
      [--before DIR]   (DIR: e.g. `git archive <commit> | tar -x -C DIR`)

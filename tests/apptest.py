@@ -76,6 +76,24 @@ def tile_maps(value: object) -> np.ndarray:
     )
 
 
+def grid_maps(figure: dict, field: str = "z") -> np.ndarray:
+    """An attention grid's maps (heatmaps.attention_grid: ONE heatmap trace, the maps
+    tiled in rows with NaN gutters) as (maps, n_q, n_k), map 1 first, one per title;
+    NaN where a mask blocks a cell. `field` "customdata" reads the scores instead."""
+    trace = traces(figure, "heatmap")[0]
+    spans = tile_spans(trace["z"])
+    values = array(trace[field])
+    maps = [values[spans[key]] for key in sorted(spans)]
+    return np.stack(maps[: len(figure["layout"]["annotations"])])
+
+
+def grid_labels(figure: dict) -> tuple[list[str], list[str]]:
+    """An attention grid's query and key labels, as its first map's hover shows them."""
+    trace = traces(figure, "heatmap")[0]
+    rows, columns = tile_spans(trace["z"])[0, 0]
+    return list(trace["y"][rows]), list(trace["x"][columns])
+
+
 def _runs(filled: np.ndarray) -> list[slice]:
     """The maximal runs of True in a boolean vector, as slices."""
     edges = np.flatnonzero(np.diff(np.concatenate([[0], filled.astype(int), [0]])))

@@ -3,6 +3,10 @@ that browser tests assert what an action changed, not only that nothing broke.""
 
 from __future__ import annotations
 
+import numpy as np
+
+from tests.apptest import tile_spans
+
 FAILURES = '[data-testid="stException"], [data-testid="stAlertContentError"]'
 
 # One chart as drawn: subplot panels, heatmap images, SVG scatter traces and bars, WebGL
@@ -34,6 +38,17 @@ _DRAWN = """(gd) => {
 def drawn(page, key: str) -> dict:
     """What the chart shown with Streamlit key `key` holds as drawn (see _DRAWN)."""
     return page.locator(f".st-key-{key} .js-plotly-plot").evaluate(_DRAWN)
+
+
+def drawn_maps(page, key: str) -> np.ndarray:
+    """The maps of the attention grid shown with Streamlit key `key`, as the browser
+    holds them: its one heatmap's z split at the NaN gutters, (maps, n_q, n_k)."""
+    plot = page.locator(f".st-key-{key} .js-plotly-plot")
+    z = plot.evaluate("gd => Array.from(gd._fullData[0].z, row => Array.from(row))")
+    titles = plot.evaluate("gd => gd._fullLayout.annotations.length")
+    spans = tile_spans(z)
+    values = np.array(z, dtype=float)
+    return np.stack([values[spans[key]] for key in sorted(spans)][:titles])
 
 
 def drawn_charts(page) -> list[dict]:

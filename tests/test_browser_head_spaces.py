@@ -4,10 +4,11 @@ in the browser, a click picks the focus."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from harness.browser import screenshot, wait_until_drawn
-from tests.browser_checks import assert_no_failure, drawn
+from tests.browser_checks import assert_no_failure, drawn, drawn_maps
 
 pytestmark = pytest.mark.browser
 
@@ -23,9 +24,10 @@ POINTS = "gd => Array.from(gd._fullData[0].x).concat(Array.from(gd._fullData[0].
 TOKENS = 11  # "The cat sat on the mat because it was tired."
 CHARTS = {"head_spaces": 5, "attention_maps": 4}
 PER_HEAD_CHARTS = {  # charts with one titled panel per head
-    "head_spaces": ["head_space_chart", "heatmap_chart", "values_chart"],
-    "attention_maps": ["grid_chart"],
+    "head_spaces": ["head_space_chart", "values_chart"],
+    "attention_maps": [],
 }
+GRIDS = {"head_spaces": "heatmap_chart", "attention_maps": "grid_chart"}  # one trace each
 
 
 @pytest.mark.parametrize("heads", [4, 8])
@@ -40,8 +42,11 @@ def test_screenshots_at_default_and_eight_heads(app_url, page, name, heads):
         chart = drawn(page, key)
         assert chart["panels"] == heads, (key, chart["panels"])
         assert [text.split("<br>")[0].split(" · ")[0] for text in chart["annotations"]] == titles
-    heatmaps = drawn(page, "heatmap_chart" if name == "head_spaces" else "grid_chart")
-    assert heatmaps["heatmaps"] == heads and heatmaps["rows"] == [TOKENS] * heads
+    grid = drawn(page, GRIDS[name])
+    assert grid["heatmaps"] == 1 and [t.split("<br>")[0] for t in grid["annotations"]] == titles
+    maps = drawn_maps(page, GRIDS[name])
+    assert maps.shape == (heads, TOKENS, TOKENS)
+    np.testing.assert_allclose(maps.sum(axis=2), 1.0, atol=1e-3)  # every query's weights
     screenshot(page, f"{name}_{heads}_heads")
 
 
@@ -93,11 +98,7 @@ def test_a_shared_link_reopens_the_same_view(app_url, page):
         "&maps_head_2=2"
     )
     wait_until_drawn(page, min_charts=4)
-    grid = page.evaluate(
-        """() => { const gd = document.querySelectorAll('.js-plotly-plot')[0];
-                   return [gd.data.length, gd.data[0].y.length, gd.data[0].x.length]; }"""
-    )
-    assert grid == [2, 3, 11]  # two heads, 3 German queries × 11 English keys
+    assert drawn_maps(page, "grid_chart").shape == (2, 3, 11)  # 3 German × 11 English tokens
     big = page.evaluate(
         "() => document.querySelectorAll('.js-plotly-plot')[1].layout.annotations[0].text"
     )

@@ -26,7 +26,7 @@ from attention.head_blocks import head_block_reads
 from attention.head_spaces import head_layout, head_spaces
 from attention.nudges import block_nudges
 from attention.pruning import PruningCurve, curve_band
-from tests.apptest import array, colour_scale
+from tests.apptest import array, colour_scale, grid_maps, tile_spans
 
 MODULES = (heatmaps, spaces, lines, curves, presentation)
 TOKENS = ["The", "cat", "sat", "on", "the", "<b>mat</b>"]
@@ -327,3 +327,35 @@ def test_pruning_figure_marks_a_measured_point_of_a_stepped_curve():
     fig = curves.pruning_figure(curve, curve_band(randoms), 2, removable, 0.05)
     marked = fig.data[3]
     assert list(marked.x) == [6] and list(marked.y) == [98.0]
+
+
+def test_attention_grid_tiles_every_map_into_one_trace_with_keys_under_each_column():
+    """Six 5×7 maps in rows of 4: one heatmap trace gives back every weight (NaN where
+    the mask blocks) and every score; each title sits over its own map; keys are
+    labelled under the last map of each column (the two columns without a map in the
+    short last row get a second axis at the first row's bottom)."""
+    rng = np.random.default_rng(1)
+    weights = rng.random((6, 5, 7))
+    scores = rng.normal(size=(6, 5, 7))
+    allowed = rng.random((5, 7)) > 0.2
+    keys = [f"k{j}" for j in range(7)]
+    figure = heatmaps.attention_grid(
+        weights, [f"q{i}" for i in range(5)], keys, scores=scores, allowed=allowed, columns=4
+    ).to_plotly_json()
+    assert [t["type"] for t in figure["data"]] == ["heatmap", "scatter"]
+    drawn = grid_maps(figure)
+    expected = np.where(allowed, np.round(weights, 5), np.nan)
+    np.testing.assert_allclose(drawn, expected, atol=1e-9)
+    np.testing.assert_allclose(grid_maps(figure, "customdata"), np.round(scores, 4), atol=1e-9)
+    spans = tile_spans(figure["data"][0]["z"])
+    for h, title in enumerate(figure["layout"]["annotations"]):
+        columns = spans[divmod(h, 4)][1]
+        assert title["text"] == f"head {h + 1}"
+        assert title["x"] == (columns.start + columns.stop - 1) / 2
+    x = figure["data"][0]["x"]
+    for axis, tiles in (("xaxis", [0, 1]), ("xaxis2", [2, 3])):
+        ticks = figure["layout"][axis]
+        shown = [x.index(v) for v in ticks["tickvals"]]
+        under = [i for c in tiles for i in range(spans[0, c][1].start, spans[0, c][1].stop)]
+        assert shown == under and ticks["ticktext"] == keys * 2
+    assert figure["layout"]["xaxis2"]["overlaying"] == "x"

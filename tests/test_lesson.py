@@ -12,7 +12,7 @@ from attention.cost import attention_cost
 from attention.lesson.content import lesson_text, parse_steps
 from attention.lesson.quiz import choice_quiz
 from attention.translation import EXAMPLES
-from tests.apptest import array, chart, open_page, tile_maps, toy_points, traces
+from tests.apptest import array, chart, grid_maps, open_page, tile_maps, toy_points, traces
 from ui.markdown import literal
 
 PAGE = "pages/lesson.py"
@@ -103,7 +103,7 @@ def test_qkv_answer_is_the_key_the_figure_weights_most():
 
 def test_looks_answer_counts_the_distinct_favourites_in_the_drawn_rows():
     at = at_id("looks")
-    z = array(traces(view(at), "heatmap")[0]["z"])
+    (z,) = grid_maps(view(at))
     np.testing.assert_allclose(z.sum(axis=1), 1.0, atol=1e-3)
     assert_right(at, str(len(set(z.argmax(axis=1).tolist()))))
 

@@ -6,14 +6,14 @@ import numpy as np
 import pytest
 
 from attention.toy import toy_inputs
-from tests.apptest import array, chart, open_page, traces
+from tests.apptest import array, chart, grid_maps, open_page
 
 PAGE = "pages/attention_maps.py"
 SENTENCE = "The cat sat on the mat because it was tired."
 
 
 def _maps(at, key: str) -> list[np.ndarray]:
-    return [array(t["z"]) for t in traces(chart(at, key), "heatmap")]
+    return list(grid_maps(chart(at, key)))
 
 
 def test_grid_holds_every_head_with_rows_summing_to_one():

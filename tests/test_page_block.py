@@ -17,7 +17,7 @@ from attention.translation import (
     choose_pronoun,
     look_up,
 )
-from tests.apptest import array, chart, open_page, toy_points, traces
+from tests.apptest import array, chart, grid_labels, grid_maps, open_page, toy_points, traces
 from ui.markdown import literal
 
 PAGE = "pages/block.py"
@@ -133,7 +133,7 @@ def test_stack_without_layer_norm_changes_the_curves(default_page):
 
 
 def _maps(at, key: str) -> list[np.ndarray]:
-    return [array(t["z"]) for t in traces(chart(at, key), "heatmap")]
+    return list(grid_maps(chart(at, key)))
 
 
 def test_translation_maps_at_the_default_example(default_page):
@@ -148,8 +148,8 @@ def test_translation_maps_at_the_default_example(default_page):
     formality = decoder[1]
     assert (formality[1:, 1] > 0.99).all()  # du, bist, müde all look at du
     assert (cross[3][:, 0] > 0.99).all()  # every German word reads "you"
-    y_labels = traces(chart(default_page, "block_cross"), "heatmap")[0]["y"]
-    assert list(y_labels) == ["&lt;s&gt;", "du", "bist", "müde"]
+    y_labels, _ = grid_labels(chart(default_page, "block_cross"))
+    assert y_labels == ["&lt;s&gt;", "du", "bist", "müde"]
     titles = [
         a["text"].replace("<br>", " ")
         for a in chart(default_page, "block_cross")["layout"]["annotations"]
@@ -223,7 +223,7 @@ def test_choosing_an_example_fills_both_sentences():
     at = _choose(sir.label)
     assert at.text_input(key="block_target").value == sir.german
     decoder = _maps(at, "block_decoder")
-    assert list(traces(chart(at, "block_decoder"), "heatmap")[0]["y"])[1] == "Sie"
+    assert grid_labels(chart(at, "block_decoder"))[0][1] == "Sie"
     assert (decoder[1][1:, 1] > 0.99).all()
 
 
@@ -282,7 +282,7 @@ def test_a_link_reopens_the_same_view():
     assert at.radio(key="block_stack_norm").value == "no LN"
     assert "9 layers" in chart(at, "block_collapse_pca")["layout"]["title"]["text"]
     assert chart(at, "block_hidden")["layout"]["title"]["text"].startswith("RELU")
-    assert list(traces(chart(at, "block_decoder"), "heatmap")[0]["y"])[1] == "ihr"
+    assert grid_labels(chart(at, "block_decoder"))[0][1] == "ihr"
 
 
 def test_text_quotes_the_residual_runs_value_at_depth_24(default_page):

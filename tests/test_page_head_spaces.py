@@ -3,19 +3,21 @@ the numbers in the figure JSON are the engine's numbers."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from attention import MultiHeadAttention
 from attention.toy import toy_inputs
-from tests.apptest import array, chart, open_page, toy_points, traces
+from tests.apptest import array, chart, grid_maps, open_page, tile_spans, toy_points, traces
 
 PAGE = "pages/head_spaces.py"
 SENTENCE = "The cat sat on the mat because it was tired."
 
 
 def _heatmaps(at) -> list[np.ndarray]:
-    return [array(t["z"]) for t in traces(chart(at, "heatmap_chart"), "heatmap")]
+    return list(grid_maps(chart(at, "heatmap_chart")))
 
 
 @pytest.mark.parametrize("heads", [1, 4, 8])
@@ -66,7 +68,19 @@ def test_causal_mask_blocks_the_upper_triangle_in_the_figure():
         above = np.triu(np.ones_like(z, dtype=bool), k=1)
         assert np.isnan(z[above]).all()  # drawn as gaps on the grey "blocked" background
         np.testing.assert_allclose(np.nansum(z, axis=1), 1.0, atol=1e-4)
-    assert chart(at, "heatmap_chart")["layout"]["plot_bgcolor"] == "#BDBDBD"
+    figure = chart(at, "heatmap_chart")
+    (grey,) = figure["layout"]["shapes"]  # grey under each map's cells, white gutters
+    assert (grey["fillcolor"], grey["layer"], figure["layout"]["plot_bgcolor"]) == (
+        "#BDBDBD",
+        "below",
+        "white",
+    )
+    boxes = re.findall(r"M([-\d.]+),([-\d.]+)H([-\d.]+)V([-\d.]+)H", grey["path"])
+    spans = tile_spans(traces(figure, "heatmap")[0]["z"])
+    drawn = [
+        (cs.start - 0.5, rs.start - 0.5, cs.stop - 0.5, rs.stop - 0.5) for rs, cs in spans.values()
+    ]
+    assert sorted(tuple(float(v) for v in box) for box in boxes) == sorted(drawn)
 
 
 def test_star_is_the_weighted_sum_of_the_drawn_values():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from attention.experiments.training.train import TrainingConfig
-from tests.apptest import chart, open_page, traces
+from tests.apptest import chart, grid_maps, open_page
 
 
 def assert_no_failure(at) -> None:
@@ -122,7 +122,7 @@ def test_trained_source_shows_page_3s_heads_focused_on_the_question_mark():
     assert at.sidebar.selectbox(key="focus").value == config.seq_len  # the last token, "?"
     assert at.sidebar.text_area(key="text").disabled
     assert any("Trained source" in i.value for i in at.info)
-    assert len(traces(chart(at, "heatmap_chart"), "heatmap")) == config.n_heads
+    assert len(grid_maps(chart(at, "heatmap_chart"))) == config.n_heads
 
 
 def test_cross_attention_is_refused_with_a_message_for_the_trained_source():
@@ -130,4 +130,4 @@ def test_cross_attention_is_refused_with_a_message_for_the_trained_source():
     at.segmented_control(key="maps_kind").set_value("cross").run()
     assert_no_failure(at)
     assert any("Cross-attention needs a second sentence" in i.value for i in at.info)
-    assert len(traces(chart(at, "grid_chart"), "heatmap")) == TrainingConfig().n_heads
+    assert len(grid_maps(chart(at, "grid_chart"))) == TrainingConfig().n_heads

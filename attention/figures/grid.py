@@ -100,7 +100,7 @@ def grid(
             color = title_colors[i] if title_colors else None
             annotations.append(
                 {
-                    "text": _wrapped(titles[i], max(12, round(90 * width))),
+                    "text": wrapped_title(titles[i], max(12, round(90 * width))),
                     "x": x0 + width / 2,
                     "y": y1,
                     "yshift": 4,  # clear of the panel's top edge
@@ -118,7 +118,7 @@ def grid(
     return panels, layout
 
 
-def _wrapped(title: str, chars: int) -> str:
+def wrapped_title(title: str, chars: int) -> str:
     """A panel title longer than `chars` broken once at the space nearest its middle,
     so neighbouring titles in narrow panels do not run into each other."""
     if "<br>" in title or len(title) <= chars or " " not in title:

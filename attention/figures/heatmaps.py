@@ -3,9 +3,11 @@
 and trained heads' maps.
 
 Attention weights share one 0–1 colour axis (palette.WEIGHT_AXIS), signed values one
-symmetric diverging axis (palette.signed_axis). All maps of a figure go into ONE figure
-of heatmap traces (not one chart per map, not one shape per cell): that is what keeps
-72 heads fast in the browser. Long maps are pooled to at most `max_cells` blocks per
+symmetric diverging axis (palette.signed_axis). A grid of attention maps is ONE heatmap
+trace on one pair of axes (grid.tiled: the maps side by side with NaN gutters), not one
+subplot or chart per map and not one shape per cell: that is what keeps 72 heads fast in
+the browser, and a toy grid of 8 heads ~10 % faster to redraw than 8 subplots
+(benchmarks/bench_interaction.py). Long maps are pooled to at most `max_cells` blocks per
 side (see attention.pooling), so pooled rows still sum to 1.
 """
 
@@ -29,6 +31,7 @@ from attention.figures.grid import (
     grid,
     tiled,
     tiled_labels,
+    wrapped_title,
 )
 from attention.figures.palette import (
     BLOCKED_COLOR,
@@ -108,12 +111,14 @@ def attention_grid_parts(
 ) -> tuple[list[dict], dict]:
     """The traces and layout of `attention_grid`, for figures that build on it.
 
-    `allowed` is the boolean mask broadcastable to the weights (True = may attend).
-    Titles are coloured with each head's colour when `head_colors`. Every panel shares
-    the tokens, so they are labelled once, on the outer edges of the grid. Square maps
+    Every map is a tile of ONE heatmap trace (grid.tiled: NaN gutters), in rows of
+    `columns`, with its title above it, in the head's colour when `head_colors`: one
+    pair of axes instead of one per map is what the browser draws fastest. `allowed` is
+    the boolean mask broadcastable to the weights (True = may attend); blocked cells are
+    grey. Every map shares the tokens, so they are labelled once, on the outer edges:
+    keys under each column's last map, queries left of the first column. Square maps
     longer than `max_cells` are pooled into blocks; their hover then shows the pooled
-    weight only. `square_cells` keeps every cell square (one token is as wide as it is
-    tall), for a map drawn large.
+    weight only. `square_cells` keeps every cell square, for a map drawn large.
     """
     weights = np.asarray(weights)
     n_heads = weights.shape[0]
@@ -124,53 +129,80 @@ def attention_grid_parts(
         q_labels = k_labels = block_labels(query_tokens, max_cells)
     else:
         q_labels, k_labels = unique_labels(query_tokens), unique_labels(key_tokens)
+    n_q, n_k = weights.shape[1:]
     titles = titles or [f"head {h + 1}" for h in range(n_heads)]
-    colors = [head_color(h) if head_colors else None for h in range(n_heads)]
-    panels, layout = grid(n_heads, columns, titles, colors, equal_aspect=square_cells)
+    columns = max(1, min(columns, n_heads))
+    rows = math.ceil(n_heads / columns)
+    row_gap = max(1, math.ceil(_TITLE_PX * n_q / panel_px))  # room for the titles
+    tiles = _Tiles(n_q, n_k, row_gap, col_gap=max(1, round(_MAP_GUTTER * n_k)))
     mask = None if allowed is None else np.broadcast_to(allowed, weights.shape)
+    z = np.where(mask, weights, np.nan) if mask is not None else weights
+    trace = {
+        "type": "heatmap",
+        "z": np.round(tiles.tile(z, rows, columns), 5),
+        "x": tiles.categories(k_labels, columns, tiles.col_gap),
+        "y": tiles.categories(q_labels, rows, tiles.row_gap),
+        "coloraxis": "coloraxis",
+        "hoverongaps": False,
+        "xgap": 1 if n_k <= 32 else 0,
+        "ygap": 1 if n_q <= 32 else 0,
+    }
+    hover = "query: %{y}<br>key: %{x}<br>weight: %{z:.3f}"
+    if scores is not None:
+        trace["customdata"] = np.round(tiles.tile(np.asarray(scores, float), rows, columns), 4)
+        hover += "<br>score q·k/√d: %{customdata:.3f}"
+    trace["hovertemplate"] = hover + "<extra></extra>"
     tick_font = {"size": max(9, FONT_SIZE - 2 - len(k_labels) // 12)}
-    data = []
-    for panel in panels:
-        h = panel.index
-        data.append(
-            panel.place(
-                heatmap_trace(
-                    weights[h],
-                    q_labels,
-                    k_labels,
-                    None if scores is None else scores[h],
-                    None if mask is None else mask[h],
-                    name=titles[h],
-                )
+    axis = {
+        "type": "category",
+        "showgrid": False,
+        "zeroline": False,
+        "automargin": True,
+        "tickfont": tick_font,
+    }
+    layout = {
+        "xaxis": {
+            **axis,
+            **tiles.ticks(k_labels, range(n_heads - (rows - 1) * columns), tiles.col_gap),
+            "tickangle": -90 if n_heads > 1 else -60,  # upright labels fit narrow maps
+            "title": {"text": key_side},
+        },
+        "yaxis": {
+            **axis,
+            **tiles.ticks(q_labels, range(rows), tiles.row_gap),
+            "autorange": "reversed",
+            "title": {"text": query_side},
+            **({"scaleanchor": "x", "scaleratio": 1} if square_cells else {}),
+        },
+        "annotations": [
+            tiles.title(
+                wrapped_title(titles[h], max(12, round(90 / columns))),
+                *divmod(h, columns),
+                head_color(h) if head_colors else None,
             )
-        )
-        bottom = panel.bottom
-        layout[panel.xaxis].update(
-            type="category",
-            dtick=1,  # every token's label: Plotly would otherwise skip some when crowded
-            tickangle=-90 if len(panels) > 1 else -60,  # upright labels fit narrow panels
-            tickfont=tick_font,
-            showgrid=False,
-            showticklabels=bottom,
-            **({"title": {"text": key_side}} if bottom else {}),
-        )
-        layout[panel.yaxis].update(
-            type="category",
-            dtick=1,
-            autorange="reversed",
-            tickfont=tick_font,
-            showgrid=False,
-            showticklabels=panel.col == 0,
-            **({"title": {"text": query_side}} if panel.col == 0 else {}),
-        )
-    rows = panels[-1].row + 1
-    layout.update(
-        coloraxis=WEIGHT_AXIS,
-        plot_bgcolor=BLOCKED_COLOR if mask is not None and not mask.all() else "white",
-        height=rows * panel_px + 120,
-        margin={"l": 10, "r": 10, "t": 50, "b": 10},
-        font={"size": FONT_SIZE},
-    )
+            for h in range(n_heads)
+        ],
+        "coloraxis": WEIGHT_AXIS,
+        "plot_bgcolor": "white",
+        "height": rows * panel_px + 120,
+        "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
+        "font": {"size": FONT_SIZE},
+    }
+    data = [trace]
+    if n_heads % columns:  # a short last row: the maps above its gap get their own keys
+        above = tiles.row_start(rows - 1) - tiles.row_gap  # cells above that row's top
+        layout["xaxis2"] = {
+            **layout["xaxis"],
+            **tiles.ticks(k_labels, range(n_heads % columns, columns), tiles.col_gap),
+            "title": None,
+            "overlaying": "x",
+            "matches": "x",
+            "anchor": "free",
+            "position": 1 - above / len(trace["y"]),
+        }
+        data.append({"type": "scatter", "x": [], "y": [], "xaxis": "x2", "hoverinfo": "skip"})
+    if mask is not None and not mask.all():  # grey under every map, white gutters
+        layout["shapes"] = [tiles.backgrounds(n_heads, columns, BLOCKED_COLOR)]
     return data, layout
 
 
@@ -204,6 +236,9 @@ def rank_patterns(result: RankLimitResult, d_heads: list[int]) -> go.Figure:
 _GUTTER = (0.3, 0.15)  # space between a layer's maps (rows) and a head's (columns), per map
 _ROLE_TEXT_PX = 18  # room above the top row for the role values
 _FRAME = 0.04  # a frame sits this share of a map outside it
+_OUTLINE = {"color": "#B0B0B0", "width": 1}
+_MAP_GUTTER = 0.12  # space between two maps of a row, per map width
+_TITLE_PX = 30  # room for a map's title above it
 
 
 def head_grid_figure(
@@ -230,14 +265,14 @@ def head_grid_figure(
     layer_names = [f"layer {layer + 1}" for layer in range(layers)]
     y = tiled_labels([f"{name} · query" for name in layer_names], labels, row_gap)
     x = tiled_labels([f"head {head + 1} · key" for head in range(heads)], labels, col_gap)
-    tiles = _Tiles(m, row_gap, col_gap)
+    tiles = _Tiles(m, m, row_gap, col_gap)
     axis = {"type": "category", "showgrid": False, "zeroline": False, "ticks": ""}
     layout = {
         "xaxis": {**axis, "showticklabels": False, "title": {"text": "keys →", "standoff": 4}},
         "yaxis": {
             **axis,
             "autorange": "reversed",
-            "tickvals": [y[tiles.start(layer, row_gap) + m // 2] for layer in range(layers)],
+            "tickvals": [y[tiles.row_start(layer) + m // 2] for layer in range(layers)],
             "ticktext": layer_names,
             "tickfont": {"color": "#1A1A1A"},
         },
@@ -249,7 +284,7 @@ def head_grid_figure(
                 "text": f"head {head + 1}",
                 "xref": "x",
                 "yref": "paper",
-                "x": tiles.middle(head, col_gap),
+                "x": tiles.col_middle(head),
                 "y": 1.0,
                 "yanchor": "bottom",
                 "yshift": role_px,
@@ -264,7 +299,7 @@ def head_grid_figure(
         font={"size": FONT_SIZE},
         plot_bgcolor="white",
     )
-    shapes = [tiles.outlines(layers, heads)]
+    shapes = [tiles.outlines(layers * heads, heads)]
     data = [
         {
             "type": "heatmap",
@@ -287,43 +322,100 @@ def head_grid_figure(
 
 @dataclass(frozen=True)
 class _Tiles:
-    """Where the maps of a `tiled` matrix sit on its category axes (cell i at i)."""
+    """Where the maps of a `tiled` matrix sit on its category axes (cell i at i): maps of
+    `height` × `width` cells, `row_gap` and `col_gap` cells apart."""
 
-    size: int
+    height: int
+    width: int
     row_gap: int
     col_gap: int
 
-    def start(self, index: int, gap: int) -> int:
-        return index * (self.size + gap)
+    def row_start(self, row: int) -> int:
+        return row * (self.height + self.row_gap)
 
-    def middle(self, index: int, gap: int) -> float:
-        return self.start(index, gap) + (self.size - 1) / 2
+    def col_start(self, col: int) -> int:
+        return col * (self.width + self.col_gap)
 
-    def box(self, layer: int, head: int, pad: float = 0.0) -> dict:
-        """The rectangle around map (layer, head), `pad` maps wider on every side."""
-        x0 = self.start(head, self.col_gap) - 0.5 - pad * self.size
-        y0 = self.start(layer, self.row_gap) - 0.5 - pad * self.size
-        side = self.size * (1 + 2 * pad)
-        return {"xref": "x", "yref": "y", "x0": x0, "x1": x0 + side, "y0": y0, "y1": y0 + side}
+    def col_middle(self, col: int) -> float:
+        return self.col_start(col) + (self.width - 1) / 2
 
-    def frame(self, layer: int, head: int, color: str) -> dict:
-        """A thick rectangle just outside one map."""
+    def tile(self, maps: np.ndarray, rows: int, columns: int) -> np.ndarray:
+        """(h, height, width) maps as one matrix in rows of `columns`, NaN where a short
+        last row has no map."""
+        padded = np.full((rows * columns, *maps.shape[1:]), np.nan)
+        padded[: len(maps)] = maps
+        return tiled(padded.reshape(rows, columns, *maps.shape[1:]), self.row_gap, self.col_gap)
+
+    def categories(self, labels: list[str], count: int, gap: int) -> list[str]:
+        """Category names along one side: the labels once per map, made unique by a
+        map's count of zero-width spaces (invisible in hover), and the gutters' cells."""
+        out: list[str] = []
+        for t in range(count):
+            if t:
+                out += [f"gap {t}.{i}" for i in range(gap)]
+            out += [label + "\u200b" * t for label in labels]
+        return out
+
+    def ticks(self, labels: list[str], maps: range, gap: int) -> dict:
+        """Tick labels on one side for these maps only (the gutters get none)."""
+        names = self.categories(labels, maps.stop, gap)
+        per_map = len(labels) + gap
+        shown = [name for t in maps for name in names[t * per_map : t * per_map + len(labels)]]
+        return {"tickmode": "array", "tickvals": shown, "ticktext": labels * len(maps)}
+
+    def title(self, text: str, row: int, col: int, color: str | None) -> dict:
+        """A map's title just above it."""
         return {
-            "type": "rect",
-            **self.box(layer, head, _FRAME),
-            "line": {"color": color, "width": 5},
+            "text": text,
+            "xref": "x",
+            "yref": "y",
+            "x": self.col_middle(col),
+            "y": self.row_start(row) - 0.5,
+            "yshift": 4,
+            "xanchor": "center",
+            "yanchor": "bottom",
+            "showarrow": False,
+            "font": {"size": FONT_SIZE, **({"color": color} if color else {})},
         }
 
-    def outlines(self, layers: int, heads: int) -> dict:
+    def box(self, row: int, col: int, pad: float = 0.0) -> dict:
+        """The rectangle around map (row, col), `pad` maps wider on every side."""
+        x0 = self.col_start(col) - 0.5 - pad * self.width
+        y0 = self.row_start(row) - 0.5 - pad * self.height
+        return {
+            "xref": "x",
+            "yref": "y",
+            "x0": x0,
+            "x1": x0 + self.width * (1 + 2 * pad),
+            "y0": y0,
+            "y1": y0 + self.height * (1 + 2 * pad),
+        }
+
+    def frame(self, row: int, col: int, color: str) -> dict:
+        """A thick rectangle just outside one map."""
+        return {"type": "rect", **self.box(row, col, _FRAME), "line": {"color": color, "width": 5}}
+
+    def _path(self, count: int, columns: int) -> str:
+        boxes = [self.box(*divmod(i, columns)) for i in range(count)]
+        return "".join(f"M{b['x0']},{b['y0']}H{b['x1']}V{b['y1']}H{b['x0']}Z" for b in boxes)
+
+    def outlines(self, count: int, columns: int) -> dict:
         """A thin grey edge around every map, as ONE path shape."""
-        boxes = [self.box(layer, head) for layer in range(layers) for head in range(heads)]
-        path = "".join(f"M{b['x0']},{b['y0']}H{b['x1']}V{b['y1']}H{b['x0']}Z" for b in boxes)
+        path = self._path(count, columns)
+        return {"type": "path", "xref": "x", "yref": "y", "path": path, "line": _OUTLINE}
+
+    def backgrounds(self, count: int, columns: int, color: str) -> dict:
+        """Every map's area filled with `color` under the trace, as ONE path shape: its
+        NaN cells (blocked by a mask) show it, the gutters stay white."""
+        path = self._path(count, columns)
         return {
             "type": "path",
             "xref": "x",
             "yref": "y",
             "path": path,
-            "line": {"color": "#B0B0B0", "width": 1},
+            "fillcolor": color,
+            "line": {"width": 0},
+            "layer": "below",
         }
 
 
@@ -343,7 +435,7 @@ def _mark_roles(
                 "text": f"{values[layer, head]:.2f}",
                 "xref": "x",
                 "yref": "y",
-                "x": tiles.middle(head, tiles.col_gap),
+                "x": tiles.col_middle(head),
                 "y": tiles.box(layer, head, _FRAME)["y0"],
                 "yanchor": "bottom",
                 "showarrow": False,
