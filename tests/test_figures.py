@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
+import plotly.tools
 import pytest
 
 from attention import MultiHeadAttention
@@ -359,3 +360,28 @@ def test_attention_grid_tiles_every_map_into_one_trace_with_keys_under_each_colu
         under = [i for c in tiles for i in range(spans[0, c][1].start, spans[0, c][1].stop)]
         assert shown == under and ticks["ticktext"] == keys * 2
     assert figure["layout"]["xaxis2"]["overlaying"] == "x"
+
+
+def test_a_figure_hands_streamlit_its_dict_without_building_plotly_objects(inputs):
+    """What st.plotly_chart sends (plotly.tools' figure → dict, then plotly.io's JSON) is
+    the JSON a go.Figure built from the same dict writes, and getting it builds none of
+    Plotly's objects (that took ~60 ms a page); reading fig.data still works."""
+    for name, fig in _figures(inputs):
+        sent = plotly.tools.return_figure_from_figure_or_data(fig, validate_figure=True)
+        assert "_data_objs" not in fig.__dict__, name  # nothing built so far
+        built = go.Figure(fig.to_dict(), _validate=False)
+        assert _same(pio.to_json(sent, validate=False), pio.to_json(built, validate=False)), name
+        assert len(fig.data) == len(sent["data"]), name  # built on first use
+
+
+def _same(a: str, b: str) -> bool:
+    """Equal JSON texts once parsed, NaN equal to NaN."""
+    return _canonical(json.loads(a)) == _canonical(json.loads(b))
+
+
+def _canonical(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _canonical(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    return "NaN" if isinstance(value, float) and value != value else value

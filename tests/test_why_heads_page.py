@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from attention import MultiHeadAttention
 from attention.experiments.two_targets import ONE_HEAD_FLOOR
 from tests import apptest
-from tests.apptest import array, chart
+from tests.apptest import array, chart, grid_maps
 
 SMALL_TRAINING = {"wh_d_model": 16, "wh_heads": 2, "wh_steps": 300}
 
@@ -198,7 +198,7 @@ def test_a_drawn_pattern_starts_from_previous_token_and_fits():
     assert not at.exception
     error = array(chart(at, "wh_rank_error")["data"][0]["y"])
     assert len(error) == 8 and error[-1] < 0.05
-    target = array(chart(at, "wh_rank_patterns")["data"][0]["z"])
+    target = grid_maps(chart(at, "wh_rank_patterns"))[0]
     np.testing.assert_allclose(target.argmax(axis=1), [0, 0, 1, 2, 3, 4, 5, 6])
 
 

@@ -2,17 +2,20 @@
 
 Plotly validates every property it is given through go.* objects; for a page of
 sixteen panels that costs ~100 ms per figure, more than everything else a slider move
-does. The builders therefore write traces and layout as plain dicts (checked by the
-tests instead) and wrap them once, unvalidated.
+does, and even unvalidated objects cost ~60 ms a page to build and copy. The builders
+therefore write traces and layout as plain dicts (checked by the tests instead), and
+`figure` hands Streamlit those dicts as they are (PlainFigure).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from attention.figures.palette import FONT_SIZE
 
@@ -22,12 +25,55 @@ AXIS_FRAME = {"showline": True, "linecolor": "#888888", "gridcolor": "#EEEEEE"}
 
 
 def figure(data: list[dict], layout: dict, frames: list[dict] | None = None) -> go.Figure:
-    """A go.Figure around plain trace/layout dicts, without per-property validation.
+    """A figure around plain trace/layout dicts, without per-property validation.
     NumPy arrays become lists: Plotly checks and copies every array it is given when it
     writes the figure's JSON, which took 3–10× the time of the same JSON from lists."""
-    return go.Figure(
-        data=_plain(data), layout=_plain(layout), frames=_plain(frames), _validate=False
-    )
+    plain = {"data": _plain(data), "layout": _plain(layout)}
+    if frames:
+        plain["frames"] = _plain(frames)
+    return PlainFigure(plain)
+
+
+class PlainFigure(go.Figure):
+    """A go.Figure that keeps the plain dict it was made from and hands it out as its
+    `to_dict()` (all st.plotly_chart and plotly.io ask of a figure), building Plotly's
+    objects only when something reads them (`fig.data`, `fig.layout`, …). Building
+    them, even unvalidated, took ~60 ms for Head spaces' five figures: more than the
+    rest of a rerun (benchmarks/bench_classroom.py)."""
+
+    def __init__(self, plain: dict) -> None:
+        object.__setattr__(self, "_plain", plain)
+        object.__setattr__(self, "_building", False)
+
+    def __getattr__(self, name: str) -> object:
+        """Only called for attributes not set yet: build Plotly's figure state once."""
+        if name.startswith("__") or self._building or "_data_objs" in self.__dict__:
+            raise AttributeError(name)
+        object.__setattr__(self, "_building", True)
+        go.Figure.__init__(self, self._plain, _validate=False)
+        object.__setattr__(self, "_building", False)
+        return getattr(self, name)
+
+    def to_dict(self) -> dict:
+        """The figure as plotly.io writes it: the plain dict, every trace typed, the
+        default template in the layout (as a built figure would carry it)."""
+        layout = self._plain["layout"]
+        if "template" not in layout:
+            layout = {**layout, "template": _default_template()}
+        data = [t if "type" in t else {"type": "scatter", **t} for t in self._plain["data"]]
+        return {**self._plain, "data": data, "layout": layout}
+
+    to_plotly_json = to_dict
+
+
+@functools.cache
+def _template(name: str) -> dict:
+    return pio.templates[name].to_plotly_json()
+
+
+def _default_template() -> dict:
+    """Plotly's current default template (Streamlit sets its own) as a plain dict."""
+    return _template(pio.templates.default)
 
 
 def _plain(value: object) -> object:
@@ -35,8 +81,8 @@ def _plain(value: object) -> object:
     (and numbers), through nested dicts and lists."""
     if isinstance(value, np.ndarray | np.generic):
         return value.tolist()
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, dict):  # None means "not set", as go.Figure takes it
+        return {key: _plain(item) for key, item in value.items() if item is not None}
     if isinstance(value, list | tuple):
         return [_plain(item) for item in value]
     return value

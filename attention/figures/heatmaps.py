@@ -443,7 +443,7 @@ def _mark_roles(
             }
         )
     layout["coloraxis2"] = {
-        "colorscale": ROLE_SCALE,
+        "colorscale": _scale_pairs(ROLE_SCALE),
         "cmin": 0.0,
         "cmax": top,
         "colorbar": {
