@@ -9,3 +9,11 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     if count == 1:
         return singular
     return singular + "s" if plural_form is None else plural_form
+
+
+def blocks_note(n_tokens: int, blocks: int) -> str:
+    """How a pooled map of `n_tokens` is drawn: "64 × 64 blocks of about 8.0 tokens …"."""
+    return (
+        f"{blocks} × {blocks} blocks of about {n_tokens / blocks:.1f} tokens (a block's "
+        "share of the attention)"
+    )

@@ -4,11 +4,12 @@ BertViz-style lines, and a few numbers per head that say what kind of head it is
 import streamlit as st
 
 from attention.engine import AttentionTrace
-from attention.figures.heatmaps import attention_grid
+from attention.figures.heatmaps import LARGE_MAP_CELLS, MAX_GRID_CELLS, attention_grid
 from attention.figures.lines import attention_lines
 from attention.figures.tables import head_kind_table
 from attention.head_metrics import head_mean, summarise_heads
 from attention.sentences import DEFAULT_SECOND_TEXT
+from attention.wording import blocks_note
 from ui import data
 from ui.charts import show_chart
 from ui.markdown import literal
@@ -109,7 +110,7 @@ def one_head_large(
                 query_side=query_side,
                 key_side=key_side,
                 panel_px=520,
-                max_cells=len(q_tokens),
+                max_cells=LARGE_MAP_CELLS,
                 square_cells=True,
             ),
             key="big_chart",
@@ -126,11 +127,17 @@ def one_head_large(
                 query_side=query_side,
                 key_side=key_side,
                 panel_px=520,
-                max_cells=len(q_tokens),
+                max_cells=LARGE_MAP_CELLS,
                 head_colors=False,
                 square_cells=True,
             ),
             key="mean_chart",
+        )
+    n = len(q_tokens)
+    if q_tokens is k_tokens and n > LARGE_MAP_CELLS:
+        st.caption(
+            f"Your text has {n} tokens: both maps are drawn in "
+            f"{blocks_note(n, LARGE_MAP_CELLS)}; hover names each block's tokens."
         )
 
 
@@ -270,6 +277,11 @@ show_chart(
     ),
     key="grid_chart",
 )
+if q_tokens is k_tokens and len(q_tokens) > MAX_GRID_CELLS:
+    st.caption(
+        f"Your text has {len(q_tokens)} tokens: each map above is drawn in "
+        f"{blocks_note(len(q_tokens), MAX_GRID_CELLS)}; the head enlarged below shows more."
+    )
 
 one_head_large(trace, q_tokens, k_tokens, head_titles, query_side, key_side)
 lines_section(trace, q_tokens, k_tokens, head_titles, query_side, key_side, focus)

@@ -15,6 +15,7 @@ from attention.figures.tables import role_table
 from attention.head_metrics import describe_head, uniform_entropy_bits
 from attention.head_roles import ENTROPY, ROLES
 from attention.pretrained import ModelConfig, ModelTrace
+from attention.wording import blocks_note
 from ui.charts import show_chart
 from ui.real_model import model_or_stop, pretrained_model, run_real
 from ui.sidebar import scenario_sidebar
@@ -39,8 +40,7 @@ def grid_note(n: int, role: str | None) -> str:
     if n > GRID_BLOCKS:
         note += (
             f" Your text has {n} tokens, so each small map is simplified to "
-            f"{GRID_BLOCKS} × {GRID_BLOCKS} blocks of about {n / GRID_BLOCKS:.1f} "
-            "tokens (a block's share of the attention); the large map below is full size."
+            f"{blocks_note(n, GRID_BLOCKS)}; the large map below is full size."
         )
     if role is not None:
         note += (

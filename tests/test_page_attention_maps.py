@@ -5,8 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from attention.figures.heatmaps import LARGE_MAP_CELLS, MAX_GRID_CELLS
+from attention.pooling import pool_attention
 from attention.toy import toy_inputs
 from tests.apptest import array, chart, grid_maps, open_page
+from ui import data
+from ui.scenario import Scenario
 
 PAGE = "pages/attention_maps.py"
 SENTENCE = "The cat sat on the mat because it was tired."
@@ -208,3 +212,27 @@ def test_the_large_maps_have_square_cells():
     for key in ("big_chart", "mean_chart"):
         yaxis = chart(at, key)["layout"]["yaxis"]
         assert yaxis["scaleanchor"] == "x" and yaxis["scaleratio"] == 1
+
+
+def test_a_long_text_is_drawn_in_blocks_whose_rows_still_sum_to_one():
+    """MiniLM on ~330 word pieces: the grid in 64 × 64 blocks, the large maps in
+    256 × 256 (not 330 × 330 cells for a ~520 px chart), each block the share of the
+    attention its tokens get (attention.pooling), and the page says so with the numbers."""
+    text = " ".join(["The cat sat on the mat because it was tired."] * 30)
+    at = open_page(PAGE, source="real", text=text)
+    assert not at.exception
+    weights = data.run(Scenario(source="real", text=text)).trace.weights
+    n = weights.shape[-1]
+    assert n > LARGE_MAP_CELLS
+    (big,) = _maps(at, "big_chart")
+    np.testing.assert_allclose(big, pool_attention(weights[:1], LARGE_MAP_CELLS)[0], atol=1e-5)
+    np.testing.assert_allclose(big.sum(axis=1), 1.0, atol=1e-3)
+    assert all(m.shape == (MAX_GRID_CELLS, MAX_GRID_CELLS) for m in _maps(at, "grid_chart"))
+    captions = [c.value for c in at.caption]
+    assert any(
+        f"{LARGE_MAP_CELLS} × {LARGE_MAP_CELLS} blocks of about {n / 256:.1f}" in c
+        for c in captions
+    )
+    assert any(
+        f"{MAX_GRID_CELLS} × {MAX_GRID_CELLS} blocks of about {n / 64:.1f}" in c for c in captions
+    )

@@ -46,6 +46,7 @@ from attention.figures.text import safe_label, unique_labels
 from attention.pooling import pool_attention, pool_blocks
 
 MAX_GRID_CELLS = 64  # longer maps are pooled to this many blocks per side
+LARGE_MAP_CELLS = 256  # a map drawn large (~520 px): longer ones pooled, ~2 px a block
 GRID_BLOCKS = 32  # the real model's 72 small maps of a longer text: blocks per side
 ROLE_SCALE = "Oranges"  # sequential, distinct from the blue weight scale
 GRID_CELL_PX = 92  # height of one layer's row in the real model's grid
