@@ -69,7 +69,7 @@ def test_causal_mask_blocks_the_upper_triangle_in_the_figure():
         assert np.isnan(z[above]).all()  # drawn as gaps on the grey "blocked" background
         np.testing.assert_allclose(np.nansum(z, axis=1), 1.0, atol=1e-4)
     figure = chart(at, "heatmap_chart")
-    (grey,) = figure["layout"]["shapes"]  # grey under each map's cells, white gutters
+    grey, edges = figure["layout"]["shapes"]  # grey under each map's cells, white gutters
     assert (grey["fillcolor"], grey["layer"], figure["layout"]["plot_bgcolor"]) == (
         "#BDBDBD",
         "below",
@@ -81,6 +81,7 @@ def test_causal_mask_blocks_the_upper_triangle_in_the_figure():
         (cs.start - 0.5, rs.start - 0.5, cs.stop - 0.5, rs.stop - 0.5) for rs, cs in spans.values()
     ]
     assert sorted(tuple(float(v) for v in box) for box in boxes) == sorted(drawn)
+    assert edges["path"] == grey["path"] and "fillcolor" not in edges  # each map outlined
 
 
 def test_star_is_the_weighted_sum_of_the_drawn_values():

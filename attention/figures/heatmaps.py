@@ -202,8 +202,9 @@ def attention_grid_parts(
             "position": 1 - above / len(trace["y"]),
         }
         data.append({"type": "scatter", "x": [], "y": [], "xaxis": "x2", "hoverinfo": "skip"})
+    layout["shapes"] = [tiles.outlines(n_heads, columns)]  # a map's edge, however pale
     if mask is not None and not mask.all():  # grey under every map, white gutters
-        layout["shapes"] = [tiles.backgrounds(n_heads, columns, BLOCKED_COLOR)]
+        layout["shapes"].insert(0, tiles.backgrounds(n_heads, columns, BLOCKED_COLOR))
     return data, layout
 
 
