@@ -109,7 +109,7 @@ def one_head_large(
                 columns=1,
                 query_side=query_side,
                 key_side=key_side,
-                panel_px=520,
+                panel_px=400,  # a square map is as wide as its half column allows
                 max_cells=LARGE_MAP_CELLS,
                 square_cells=True,
             ),
@@ -126,7 +126,7 @@ def one_head_large(
                 columns=1,
                 query_side=query_side,
                 key_side=key_side,
-                panel_px=520,
+                panel_px=400,  # a square map is as wide as its half column allows
                 max_cells=LARGE_MAP_CELLS,
                 head_colors=False,
                 square_cells=True,

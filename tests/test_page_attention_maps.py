@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from attention.figures.heatmaps import LARGE_MAP_CELLS, MAX_GRID_CELLS
-from attention.pooling import pool_attention
+from attention.pooling import pool_attention, pool_blocks
 from attention.toy import toy_inputs
 from tests.apptest import array, chart, grid_maps, open_page
 from ui import data
@@ -228,6 +228,9 @@ def test_a_long_text_is_drawn_in_blocks_whose_rows_still_sum_to_one():
     np.testing.assert_allclose(big, pool_attention(weights[:1], LARGE_MAP_CELLS)[0], atol=1e-5)
     np.testing.assert_allclose(big.sum(axis=1), 1.0, atol=1e-3)
     assert all(m.shape == (MAX_GRID_CELLS, MAX_GRID_CELLS) for m in _maps(at, "grid_chart"))
+    starts = [str(s) for s in pool_blocks(n, LARGE_MAP_CELLS)]
+    axis = chart(at, "big_chart")["layout"]["yaxis"]  # a few blocks' first token numbers
+    assert axis["ticktext"] == starts[:: LARGE_MAP_CELLS // 8] and "token number" in str(axis)
     captions = [c.value for c in at.caption]
     assert any(
         f"{LARGE_MAP_CELLS} × {LARGE_MAP_CELLS} blocks of about {n / 256:.1f}" in c

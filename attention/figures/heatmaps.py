@@ -119,15 +119,21 @@ def attention_grid_parts(
     grey. Every map shares the tokens, so they are labelled once, on the outer edges:
     keys under each column's last map, queries left of the first column. Square maps
     longer than `max_cells` are pooled into blocks; their hover then shows the pooled
-    weight only. `square_cells` keeps every cell square, for a map drawn large.
+    weight only, and their axes the first token number of every few blocks (a label per
+    block was an unreadable smear). `square_cells` keeps every cell square, for a map
+    drawn large.
     """
     weights = np.asarray(weights)
     n_heads = weights.shape[0]
     key_tokens = query_tokens if key_tokens is None else key_tokens
+    ticks: dict = {}  # every label, or for pooled maps the numbers of a few blocks
     if key_tokens is query_tokens and len(query_tokens) > max_cells:
         weights = pool_attention(weights, max_cells)
         scores = allowed = None
         q_labels = k_labels = block_labels(query_tokens, max_cells)
+        starts = pool_blocks(len(query_tokens), max_cells)
+        ticks = {"shown": [str(s) for s in starts], "step": math.ceil(max_cells / _POOLED_TICKS)}
+        query_side, key_side = f"{query_side} · token number", f"{key_side} · token number"
     else:
         q_labels, k_labels = unique_labels(query_tokens), unique_labels(key_tokens)
     n_q, n_k = weights.shape[1:]
@@ -161,18 +167,21 @@ def attention_grid_parts(
         "automargin": True,
         "tickfont": tick_font,
     }
+    square = {"constrain": "domain"} if square_cells else {}  # the axes hug a square map
     layout = {
         "xaxis": {
             **axis,
-            **tiles.ticks(k_labels, range(n_heads - (rows - 1) * columns), tiles.col_gap),
+            **tiles.ticks(k_labels, range(n_heads - (rows - 1) * columns), tiles.col_gap, **ticks),
             "tickangle": -90 if n_heads > 1 else -60,  # upright labels fit narrow maps
+            **square,
             "title": {"text": key_side},
         },
         "yaxis": {
             **axis,
-            **tiles.ticks(q_labels, range(rows), tiles.row_gap),
+            **tiles.ticks(q_labels, range(rows), tiles.row_gap, **ticks),
             "autorange": "reversed",
             "title": {"text": query_side},
+            **square,
             **({"scaleanchor": "x", "scaleratio": 1} if square_cells else {}),
         },
         "annotations": [
@@ -194,7 +203,7 @@ def attention_grid_parts(
         above = tiles.row_start(rows - 1) - tiles.row_gap  # cells above that row's top
         layout["xaxis2"] = {
             **layout["xaxis"],
-            **tiles.ticks(k_labels, range(n_heads % columns, columns), tiles.col_gap),
+            **tiles.ticks(k_labels, range(n_heads % columns, columns), tiles.col_gap, **ticks),
             "title": None,
             "overlaying": "x",
             "matches": "x",
@@ -241,6 +250,7 @@ _FRAME = 0.04  # a frame sits this share of a map outside it
 _OUTLINE = {"color": "#B0B0B0", "width": 1}
 _MAP_GUTTER = 0.12  # space between two maps of a row, per map width
 _TITLE_PX = 30  # room for a map's title above it
+_POOLED_TICKS = 8  # token numbers along each side of a pooled map
 
 
 def head_grid_figure(
@@ -358,12 +368,22 @@ class _Tiles:
             out += [label + "\u200b" * t for label in labels]
         return out
 
-    def ticks(self, labels: list[str], maps: range, gap: int) -> dict:
-        """Tick labels on one side for these maps only (the gutters get none)."""
+    def ticks(
+        self,
+        labels: list[str],
+        maps: range,
+        gap: int,
+        shown: list[str] | None = None,
+        step: int = 1,
+    ) -> dict:
+        """Tick labels on one side for these maps only (the gutters get none): every
+        `step`-th cell, written as `shown` (default: the labels themselves)."""
         names = self.categories(labels, maps.stop, gap)
         per_map = len(labels) + gap
-        shown = [name for t in maps for name in names[t * per_map : t * per_map + len(labels)]]
-        return {"tickmode": "array", "tickvals": shown, "ticktext": labels * len(maps)}
+        cells = range(0, len(labels), step)
+        text = [(shown or labels)[i] for i in cells]
+        values = [names[t * per_map + i] for t in maps for i in cells]
+        return {"tickmode": "array", "tickvals": values, "ticktext": text * len(maps)}
 
     def title(self, text: str, row: int, col: int, color: str | None) -> dict:
         """A map's title just above it."""
