@@ -37,16 +37,19 @@ def for_slides(
     fonts × `font_scale`, and with `fill_height` no fixed height (the page's container
     decides it)."""
     spec = fig.to_dict()
-    layout = spec.get("layout", {})
-    layout.setdefault("font", {}).setdefault("size", PLOTLY_DEFAULT_FONT)
+    layout = dict(spec.get("layout", {}))  # the figure's own dicts stay as they were
+    layout["font"] = {"size": PLOTLY_DEFAULT_FONT, **layout.get("font", {})}
+    spec["layout"] = layout
     if font_scale != 1.0:
         spec = _scaled(spec, font_scale)
         layout = spec["layout"]
     text = "<br>".join(safe_label(line, 120) for line in caption)
     note = {"text": text, "font": {"size": 11, "color": "#666666"}}
     title = layout.get("title", {})
-    if title.get("text"):  # keep the figure's title; the caption goes under it
-        layout["title"] = {**title, "subtitle": note}
+    if title.get("text"):  # keep the figure's title; the caption goes under it, clear
+        layout["title"] = {**title, "subtitle": note}  # of labels above the top points
+        margin = layout.get("margin", {})
+        layout["margin"] = {**margin, "t": margin.get("t", 80) + 14 * (len(caption) + 1)}
     else:  # the caption as a title along the bottom edge, kept clear of the axes
         layout["title"] = {
             **note,
