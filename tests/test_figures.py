@@ -372,6 +372,8 @@ def test_a_figure_hands_streamlit_its_dict_without_building_plotly_objects(input
         built = go.Figure(fig.to_dict(), _validate=False)
         assert _same(pio.to_json(sent, validate=False), pio.to_json(built, validate=False)), name
         assert len(fig.data) == len(sent["data"]), name  # built on first use
+        fig.update_layout(height=123)  # a built figure writes what was changed
+        assert fig.to_dict()["layout"]["height"] == 123, name
 
 
 def _same(a: str, b: str) -> bool:

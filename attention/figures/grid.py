@@ -56,7 +56,10 @@ class PlainFigure(go.Figure):
 
     def to_dict(self) -> dict:
         """The figure as plotly.io writes it: the plain dict, every trace typed, the
-        default template in the layout (as a built figure would carry it)."""
+        default template in the layout (as a built figure would carry it); once built,
+        Plotly's own, so a change made through fig.update_*() is kept."""
+        if "_data_objs" in self.__dict__:
+            return super().to_dict()
         layout = self._plain["layout"]
         if "template" not in layout:
             layout = {**layout, "template": _default_template()}
