@@ -301,7 +301,7 @@ def head_grid_figure(
                 "yanchor": "bottom",
                 "yshift": role_px,
                 "showarrow": False,
-                "font": {"color": head_color(head), "size": FONT_SIZE},
+                "font": {"color": head_color(head), "size": FONT_SIZE - 3},  # 12 fit 1280 px
             }
             for head in range(heads)
         ],
