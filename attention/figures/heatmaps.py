@@ -174,12 +174,15 @@ def attention_grid_parts(
             **tiles.ticks(k_labels, range(n_heads - (rows - 1) * columns), tiles.col_gap, **ticks),
             "tickangle": -90 if n_heads > 1 else -60,  # upright labels fit narrow maps
             **square,
+            # Exact ranges: the maps fill the axes (autorange pads them once a scatter
+            # trace is present), so a cell's position on the page is known.
+            "range": [-0.5, len(trace["x"]) - 0.5],
             "title": {"text": key_side},
         },
         "yaxis": {
             **axis,
             **tiles.ticks(q_labels, range(rows), tiles.row_gap, **ticks),
-            "autorange": "reversed",
+            "range": [len(trace["y"]) - 0.5, -0.5],  # query 1 at the top
             "title": {"text": query_side},
             **square,
             **({"scaleanchor": "x", "scaleratio": 1} if square_cells else {}),
