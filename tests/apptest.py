@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import re
 
 import numpy as np
 from streamlit.testing.v1 import AppTest
@@ -92,6 +93,23 @@ def grid_labels(figure: dict) -> tuple[list[str], list[str]]:
     trace = traces(figure, "heatmap")[0]
     rows, columns = tile_spans(trace["z"])[0, 0]
     return list(trace["y"][rows]), list(trace["x"][columns])
+
+
+def head_points(trace: dict) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """A tiled head figure's points trace (keys, values: customdata [weight, head]) per
+    head number: (points (n, 2) as drawn, weights (n,))."""
+    data = array(trace["customdata"]).reshape(-1, 2)
+    xy = np.column_stack([array(trace["x"]), array(trace["y"])])
+    return {int(h): (xy[data[:, 1] == h], data[data[:, 1] == h, 0]) for h in np.unique(data[:, 1])}
+
+
+def tile_boxes(figure: dict) -> list[tuple[float, float, float, float]]:
+    """The tiles' frames of a plane_tiles figure as (x0, y0, x1, y1), panel 1 first."""
+    path = figure["layout"]["shapes"][0]["path"]
+    return [
+        (float(x0), float(y0), float(x1), float(y1))
+        for x0, y0, x1, y1 in re.findall(r"M([-\d.]+),([-\d.]+)H([-\d.]+)V([-\d.]+)H", path)
+    ]
 
 
 def _runs(filled: np.ndarray) -> list[slice]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import itertools
 import json
 from pathlib import Path
 
@@ -23,11 +24,12 @@ from attention.experiments.training.train import TrainingConfig, compare_variant
 from attention.experiments.two_targets import fit_two_targets
 from attention.figures import curves, heatmaps, lines, presentation, spaces
 from attention.figures.palette import DIVERGING_SCALE, signed_axis
+from attention.figures.plane_tiles import PlaneTiles
 from attention.head_blocks import head_block_reads
 from attention.head_spaces import head_layout, head_spaces
 from attention.nudges import block_nudges
 from attention.pruning import PruningCurve, curve_band
-from tests.apptest import array, colour_scale, grid_maps, tile_spans
+from tests.apptest import array, colour_scale, grid_maps, tile_boxes, tile_spans
 
 MODULES = (heatmaps, spaces, lines, curves, presentation)
 TOKENS = ["The", "cat", "sat", "on", "the", "<b>mat</b>"]
@@ -387,3 +389,33 @@ def _canonical(value: object) -> object:
     if isinstance(value, list):
         return [_canonical(v) for v in value]
     return "NaN" if isinstance(value, float) and value != value else value
+
+
+@pytest.mark.parametrize(("panels", "columns"), [(1, 4), (5, 2), (8, 4), (16, 4)])
+def test_plane_tiles_keep_every_panel_in_its_own_tile_at_one_scale(panels, columns):
+    tiles = PlaneTiles(panels, columns)
+    rng = np.random.default_rng(panels)
+    layout = tiles.layout([f"t{p}" for p in range(panels)], ["#000000"] * panels, "x", "y")
+    boxes = tile_boxes({"layout": layout})
+    assert len(boxes) == panels
+    for p, (x0, y0, x1, y1) in enumerate(boxes):
+        points = rng.normal(size=(20, 2)) * [3.0, 0.5] + [7.0, -2.0]  # wide, off-centre
+        place = tiles.place(p, points)
+        drawn = place(points)
+        assert (drawn[:, 0] > x0).all() and (drawn[:, 0] < x1).all()
+        assert (drawn[:, 1] > y0).all() and (drawn[:, 1] < y1).all()
+        ratio = np.linalg.norm(drawn[0] - drawn[1]) / np.linalg.norm(points[0] - points[1])
+        assert ratio == pytest.approx(place.scale, rel=1e-3)  # one scale for both axes
+        weights = rng.dirichlet(np.ones(20))
+        np.testing.assert_allclose(place(weights @ points), weights @ drawn, atol=1e-4)
+        title = layout["annotations"][p]
+        assert title["y"] == pytest.approx(y1, abs=1e-3) and x0 < title["x"] < x1  # above it
+        below = [b for b in boxes if b[0] == x0 and b[1] > y1]
+        assert all(b[1] - y1 > 0.1 for b in below)  # room for the title under the next row
+    lefts = sorted({b[0] for b in boxes})
+    assert all(b - a > 1 for a, b in itertools.pairwise(lefts))  # no overlap
+
+
+def test_plane_tiles_reject_an_empty_grid():
+    with pytest.raises(ValueError, match="at least one panel"):
+        PlaneTiles(0, 4)

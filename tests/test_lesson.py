@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from attention.cost import attention_cost
+from attention.figures.palette import HEAD_COLORS
 from attention.lesson.content import lesson_text, parse_steps
 from attention.lesson.quiz import choice_quiz
 from attention.translation import EXAMPLES
@@ -96,9 +97,17 @@ def test_points_answer_is_the_nearest_token_by_cosine():
 def test_qkv_answer_is_the_key_the_figure_weights_most():
     at = at_id("qkv")
     keys = next(t for t in view(at)["data"] if t.get("name") == "keys")
-    weights = array(keys["customdata"])
+    weights = array(keys["customdata"])[:, 0]  # [weight, head number] per key
     np.testing.assert_allclose(weights.sum(), 1.0, atol=1e-3)
     assert_right(at, keys["hovertext"][int(np.argmax(weights))])
+
+
+def test_qkv_step_names_and_colours_the_head_it_shows():
+    figure = view(at_id("qkv", lesson_head="2"))
+    (title,) = figure["layout"]["annotations"]
+    assert title["text"].startswith("head 2 ·") and title["font"]["color"] == HEAD_COLORS[1]
+    keys = next(t for t in figure["data"] if t.get("name") == "keys")
+    assert set(array(keys["customdata"])[:, 1]) == {2}  # every key's hover says head 2
 
 
 def test_looks_answer_counts_the_distinct_favourites_in_the_drawn_rows():
@@ -177,7 +186,7 @@ def at_step_raw(raw: str):
 def test_the_score_counts_first_answers_and_resets():
     at = at_id("qkv")
     keys = next(t for t in view(at)["data"] if t.get("name") == "keys")
-    right = keys["hovertext"][int(np.argmax(array(keys["customdata"])))]
+    right = keys["hovertext"][int(np.argmax(array(keys["customdata"])[:, 0]))]
     quiz = next(r for r in at.radio if str(r.key).startswith("quiz_"))
     wrong = next(o for o in quiz.options if o != literal(right)).replace("\\", "")
     answer(at, wrong)
@@ -237,7 +246,7 @@ def test_lecture_answer_is_the_head_whose_drawn_weights_go_to_tea_and_its():
     shares = []
     for h in (1, 2):
         keys = [t for t in view(at)["data"] if t.get("name") == "keys"][h - 1]
-        weights = dict(zip(keys["hovertext"], array(keys["customdata"]), strict=True))
+        weights = dict(zip(keys["hovertext"], array(keys["customdata"])[:, 0], strict=True))
         shares.append(weights["tea"] + weights["it's"])
     mostly = [f"head {h + 1}" for h, share in enumerate(shares) if share > 0.5]
     assert_right(at, mostly[0] if len(mostly) == 1 else "both" if mostly else "neither")

@@ -10,7 +10,17 @@ import pytest
 
 from attention import MultiHeadAttention
 from attention.toy import toy_inputs
-from tests.apptest import array, chart, grid_maps, open_page, tile_spans, toy_points, traces
+from tests.apptest import (
+    array,
+    chart,
+    grid_maps,
+    head_points,
+    open_page,
+    tile_boxes,
+    tile_spans,
+    toy_points,
+    traces,
+)
 
 PAGE = "pages/head_spaces.py"
 SENTENCE = "The cat sat on the mat because it was tired."
@@ -28,8 +38,17 @@ def test_one_panel_and_one_heatmap_per_head(heads):
     maps = _heatmaps(at)
     assert len(maps) == heads
     assert all(m.shape == (n, n) for m in maps)
-    keys = [t for t in chart(at, "head_space_chart")["data"] if t.get("name") == "keys"]
-    assert len(keys) == heads
+    pictures = chart(at, "head_space_chart")
+    (keys,) = [t for t in pictures["data"] if t.get("name") == "keys"]
+    per_head = head_points(keys)
+    assert sorted(per_head) == list(range(1, heads + 1))
+    boxes = tile_boxes(pictures)
+    assert len(boxes) == heads
+    for h, (xy, _) in per_head.items():  # every head's keys inside its own tile
+        x0, y0, x1, y1 = boxes[h - 1]
+        assert len(xy) == n
+        assert (xy[:, 0] > x0).all() and (xy[:, 0] < x1).all(), h
+        assert (xy[:, 1] > y0).all() and (xy[:, 1] < y1).all(), h
     frames = chart(at, "motion_chart")["frames"]
     stages = [f["name"] for f in frames if not f["name"].startswith("to ")]
     assert stages == ["before"] + [f"head {h + 1}" for h in range(heads)]
@@ -87,16 +106,14 @@ def test_causal_mask_blocks_the_upper_triangle_in_the_figure():
 def test_star_is_the_weighted_sum_of_the_drawn_values():
     at = open_page(PAGE, focus="2")
     values_fig = chart(at, "values_chart")
-    values = [t for t in values_fig["data"] if t.get("name") == "values"]
-    stars = [t for t in values_fig["data"] if str(t.get("name", "")).startswith("head output")]
-    assert len(values) == len(stars) == 4
-    for h, (v, star) in enumerate(zip(values, stars, strict=True)):
-        w = array(v["customdata"])  # each value's weight from the focus query
-        xy = np.column_stack([array(v["x"]), array(v["y"])])
-        star_xy = [array(star["x"])[0], array(star["y"])[0]]
-        np.testing.assert_allclose(star_xy, w @ xy, atol=1e-3)
-        heat = _heatmaps(at)[h]
-        np.testing.assert_allclose(w, heat[2], atol=1e-4)
+    (values,) = [t for t in values_fig["data"] if t.get("name") == "values"]
+    (stars,) = [t for t in values_fig["data"] if str(t.get("name", "")).startswith("head output")]
+    star_xy = np.column_stack([array(stars["x"]), array(stars["y"])])
+    per_head = head_points(values)  # each value's weight from the focus query
+    assert len(star_xy) == len(per_head) == 4
+    for h, (xy, w) in per_head.items():
+        np.testing.assert_allclose(star_xy[h - 1], w @ xy, atol=1e-3)
+        np.testing.assert_allclose(w, _heatmaps(at)[h - 1][2], atol=1e-4)
 
 
 def test_the_focus_token_changes_the_lines():

@@ -55,6 +55,8 @@ from ui.real_model import minilm_reads, pretrained_model, run_real
 from ui.scenario import D_MODEL_CHOICES, Scenario, carry_focus
 from ui.translation import run_translation
 
+LESSON_TILE_PX = 380  # the one head of step 2 gets the room of the page's width
+
 
 def _toy(scenario: Scenario, **changes: object) -> Scenario:
     """The scenario on the toy source (the lesson's first steps use the sentence's own
@@ -94,7 +96,10 @@ def _qkv(scenario: Scenario, head: object) -> StepView:
     run, spaces = data.run(toy), data.spaces(toy)
     h = int(head) - 1
     one = HeadSpaces(spaces.before, [spaces.heads[h]])
-    figure = head_space_figure(one, run.tokens, run.trace.weights[h : h + 1], toy.focus, 1)
+    weights = run.trace.weights[h : h + 1]
+    figure = head_space_figure(
+        one, run.tokens, weights, toy.focus, columns=1, heads=[h], tile_px=LESSON_TILE_PX
+    )
     return qkv_step(run.tokens, run.trace, h, toy.focus, figure, _setting(toy))
 
 

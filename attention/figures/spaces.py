@@ -26,6 +26,7 @@ from attention.figures.palette import (
     head_color,
     with_alpha,
 )
+from attention.figures.plane_tiles import PlaneTiles
 from attention.figures.text import safe_label
 from attention.head_spaces import HeadSpaces
 from attention.projection import JointLayout, Layout2D, pca_2d
@@ -37,9 +38,11 @@ LABEL_ALL_UP_TO = 24  # more tokens than this: label only the focus and its top 
 PLANE_AXIS = {"showticklabels": False, "zeroline": False, "showgrid": True, "gridcolor": "#EEEEEE"}
 # Top left, clear of Plotly's toolbar (top right). Entries get a fixed width: a PNG
 # export draws the text in a fallback font, wider than the page's web font the legend
-# was measured with, and would cut the last entry ("focus quer").
+# was measured with, and would cut the last entry ("focus quer"). "normal" order keeps
+# the entries in one row (grouped order gives each legend group a row of its own).
 TOP_LEGEND = {
     "orientation": "h",
+    "traceorder": "normal",
     "entrywidth": 120,
     "y": 0.99,
     "yanchor": "top",
@@ -116,165 +119,204 @@ def before_figure(before: Layout2D, tokens: list[str], focus: int) -> go.Figure:
     return figure(data, layout)
 
 
-def _head_grid(n_heads: int, titles: list[str], columns: int) -> tuple[list[Panel], dict]:
-    colors = [head_color(h) for h in range(n_heads)]
-    return grid(n_heads, columns, titles, colors, equal_aspect=True)
+PANEL_X_TITLE = "PC 1 of each head's own PCA"
+PANEL_Y_TITLE = "PC 2"
 
 
-def _finish(layout: dict, panels: list[Panel], row_px: int) -> None:
-    _plane_axes(layout, panels)
+def _head_numbers(spaces: HeadSpaces, heads: list[int] | None) -> list[int]:
+    """The heads (0-based) the panels show: 0, 1, … unless the caller names them."""
+    numbers = list(range(len(spaces.heads))) if heads is None else list(heads)
+    if len(numbers) != len(spaces.heads):
+        raise ValueError(f"{len(spaces.heads)} head spaces but {len(numbers)} head numbers")
+    return numbers
+
+
+def _finish(layout: dict, tiles: PlaneTiles, titles: list[str], heads: list[int]) -> None:
+    colors = [head_color(h) for h in heads]
+    layout.update(tiles.layout(titles, colors, PANEL_X_TITLE, PANEL_Y_TITLE))
     layout.update(
-        height=(panels[-1].row + 1) * row_px + 90,
         font={"size": FONT_SIZE},
         plot_bgcolor="white",
         legend=TOP_LEGEND,
-        margin={"l": 10, "r": 10, "t": 90, "b": 10},
+        margin={"l": 10, "r": 10, "t": 50, "b": 10},
     )
+
+
+def _per_head(heads: list[int], n: int, alpha: float = 1.0) -> dict:
+    """Per-point head number (for the hover) and head colour for `n` points per head."""
+    colors = [with_alpha(head_color(h), alpha) for h in heads]
+    return {
+        "head": np.repeat(np.asarray(heads) + 1, n),
+        "colors": [c for c in colors for _ in range(n)],
+    }
 
 
 def _weighted_points(
     coords: np.ndarray,
     labels: list[str],
     weights: np.ndarray,
-    named: set[int],
+    heads: list[int],
+    named: list[set[int]],
     hover: str,
     marker: dict,
     name: str,
-    head: int,
+    alpha: float = 1.0,
 ) -> dict:
-    """The points the focus token's lines end on (keys or values): the `named` ones
-    labelled, each point's weight after `hover`, one legend entry for all panels."""
+    """Every head's points the focus token's lines end on (keys or values), head after
+    head, in one trace: each head's `named` points labelled, each point's weight and
+    head in its hover (customdata = [weight, head number])."""
+    n = len(labels)
+    per = _per_head(heads, n, alpha=alpha)
     return _points(
         coords,
         mode="markers+text",
-        text=_shown_labels(labels, named),
+        text=[t for k in range(len(heads)) for t in _shown_labels(labels, named[k])],
         textposition="bottom center",
         textfont={"size": FONT_SIZE - 3},
-        hovertext=labels,
-        customdata=np.round(weights, 4),
-        hovertemplate=f"{hover}: %{{customdata:.3f}}<extra>head {head + 1}</extra>",
-        marker=marker,
+        hovertext=labels * len(heads),
+        customdata=np.column_stack([np.round(np.ravel(weights), 4), per["head"]]),
+        hovertemplate=f"{hover}: %{{customdata[0]:.3f}}<extra>head %{{customdata[1]}}</extra>",
+        marker={**marker, "color": per["colors"]},
         name=name,
-        legendgroup=name,
-        showlegend=head == 0,
     )
 
 
+def _lines(starts: np.ndarray, ends: np.ndarray, weights: np.ndarray, heads: list[int]) -> list:
+    """Each head's weighted lines from `starts` to `ends` (n per head), in its colour."""
+    n = len(weights) // len(heads)
+    traces = []
+    for k, h in enumerate(heads):
+        part = slice(k * n, (k + 1) * n)
+        traces += weighted_segments(
+            starts[part], ends[part], weights[part], head_color(h), f"head {h + 1}"
+        )
+    return traces
+
+
 def head_space_figure(
-    spaces: HeadSpaces, tokens: list[str], weights: np.ndarray, focus: int, columns: int = 4
+    spaces: HeadSpaces,
+    tokens: list[str],
+    weights: np.ndarray,
+    focus: int,
+    columns: int = 4,
+    heads: list[int] | None = None,
+    tile_px: int = PlaneTiles.tile_px,
 ) -> go.Figure:
-    """One panel per head: its queries (●) and keys (◇) in one joint 2-D layout, and the
-    focus token's query joined to every key by a line as wide as its attention weight."""
-    labels = [safe_label(t) for t in tokens]
+    """One tile per head: its queries (●) and keys (◇) in one joint 2-D layout, and the
+    focus token's query joined to every key by a line as wide as its attention weight.
+    `weights` (h, n, n) are the shown heads' own; `heads` numbers them (0-based)."""
+    heads = _head_numbers(spaces, heads)
+    labels, n = [safe_label(t) for t in tokens], len(tokens)
     titles = [
         f"head {h + 1} · var {s.variance_kept:.0%}<br>ρ 2-D {_fmt(s.rho.picture)} · "
         f"own {_fmt(s.rho.head_space)}"
-        for h, s in enumerate(spaces.heads)
+        for h, s in zip(heads, spaces.heads, strict=True)
     ]
-    panels, layout = _head_grid(len(spaces.heads), titles, columns)
-    data = []
-    for panel, space in zip(panels, spaces.heads, strict=True):
-        h, color, w = panel.index, head_color(panel.index), weights[panel.index, focus]
-        top = set(np.argsort(-w)[:3].tolist()) | {focus}
-        starts = np.repeat(space.queries[focus][None, :], len(tokens), axis=0)
-        traces = weighted_segments(starts, space.keys, w, color, f"head {h + 1}")
-        traces.append(
-            _weighted_points(
-                space.keys,
-                labels,
-                w,
-                top,
-                "key: %{hovertext}<br>weight from the focus query",
-                {"symbol": KEY_SYMBOL, "size": 11, "color": color, "line": {"width": 2}},
-                "keys",
-                h,
-            )
+    tiles = PlaneTiles(len(heads), columns, tile_px)
+    places = [tiles.place(k, np.vstack([s.queries, s.keys])) for k, s in enumerate(spaces.heads)]
+    queries = np.vstack([p(s.queries) for p, s in zip(places, spaces.heads, strict=True)])
+    keys = np.vstack([p(s.keys) for p, s in zip(places, spaces.heads, strict=True)])
+    w = np.asarray(weights)[:, focus]  # (heads, n): each head's weights from the focus
+    focus_queries = queries[focus::n]
+    data = _lines(np.repeat(focus_queries, n, axis=0), keys, w.ravel(), heads)
+    data.append(
+        _weighted_points(
+            keys,
+            labels,
+            w,
+            heads,
+            [set(np.argsort(-row)[:3].tolist()) | {focus} for row in w],
+            "key: %{hovertext}<br>weight from the focus query",
+            {"symbol": KEY_SYMBOL, "size": 11, "line": {"width": 2}},
+            "keys",
         )
-        traces.append(
-            _points(
-                space.queries,
-                mode="markers",
-                hovertext=labels,
-                hovertemplate=f"query: %{{hovertext}}<extra>head {h + 1}</extra>",
-                marker={"symbol": QUERY_SYMBOL, "size": 9, "color": with_alpha(color, 0.55)},
-                name="queries",
-                legendgroup="queries",
-                showlegend=h == 0,
-            )
+    )
+    per = _per_head(heads, n, alpha=0.55)
+    data.append(
+        _points(
+            queries,
+            mode="markers",
+            hovertext=labels * len(heads),
+            customdata=per["head"],
+            hovertemplate="query: %{hovertext}<extra>head %{customdata}</extra>",
+            marker={"symbol": QUERY_SYMBOL, "size": 9, "color": per["colors"]},
+            name="queries",
         )
-        traces.append(
-            _points(
-                space.queries[focus : focus + 1],
-                mode="markers+text",
-                text=[labels[focus]],
-                textposition="top center",
-                textfont={"size": FONT_SIZE - 1, "color": FOCUS_COLOR},
-                hovertemplate=f"focus query: {labels[focus]}<extra>head {h + 1}</extra>",
-                marker={
-                    "symbol": QUERY_SYMBOL,
-                    "size": 16,
-                    "color": color,
-                    "line": {"width": 2.5, "color": FOCUS_COLOR},
-                },
-                name="focus query",
-                legendgroup="focus",
-                showlegend=h == 0,
-            )
+    )
+    data.append(
+        _points(
+            focus_queries,
+            mode="markers+text",
+            text=[labels[focus]] * len(heads),
+            textposition="top center",
+            textfont={"size": FONT_SIZE - 1, "color": FOCUS_COLOR},
+            customdata=np.asarray(heads) + 1,
+            hovertemplate=f"focus query: {labels[focus]}<extra>head %{{customdata}}</extra>",
+            marker={
+                "symbol": QUERY_SYMBOL,
+                "size": 16,
+                "color": [head_color(h) for h in heads],
+                "line": {"width": 2.5, "color": FOCUS_COLOR},
+            },
+            name="focus query",
         )
-        data += [panel.place(t) for t in traces]
-    _finish(layout, panels, 380)
+    )
+    layout: dict = {}
+    _finish(layout, tiles, titles, heads)
     return figure(data, layout)
 
 
 def values_figure(
     spaces: HeadSpaces, tokens: list[str], weights: np.ndarray, focus: int, columns: int = 4
 ) -> go.Figure:
-    """One panel per head: its values (■) in 2-D and the focus token's head output (★),
+    """One tile per head: its values (■) in 2-D and the focus token's head output (★),
     the attention-weighted average of the values; lines show each value's share."""
-    labels = [safe_label(t) for t in tokens]
+    heads = _head_numbers(spaces, None)
+    labels, n = [safe_label(t) for t in tokens], len(tokens)
     titles = [f"head {h + 1} · var {s.value_variance_kept:.0%}" for h, s in enumerate(spaces.heads)]
-    panels, layout = _head_grid(len(spaces.heads), titles, columns)
-    data = []
-    for panel, space in zip(panels, spaces.heads, strict=True):
-        h, color, w = panel.index, head_color(panel.index), weights[panel.index, focus]
-        star = space.outputs[focus]
-        starts = np.repeat(star[None, :], len(tokens), axis=0)
-        traces = weighted_segments(starts, space.values, w, color, f"head {h + 1}")
-        traces.append(
-            _weighted_points(
-                space.values,
-                labels,
-                w,
-                set(np.argsort(-w)[:3].tolist()),
-                "value of %{hovertext}<br>its weight in the output",
-                {"symbol": VALUE_SYMBOL, "size": 10, "color": with_alpha(color, 0.7)},
-                "values",
-                h,
-            )
+    tiles = PlaneTiles(len(heads), columns, title_lines=1)
+    places = [tiles.place(k, s.values) for k, s in enumerate(spaces.heads)]
+    values = np.vstack([p(s.values) for p, s in zip(places, spaces.heads, strict=True)])
+    stars = np.vstack([p(s.outputs[focus]) for p, s in zip(places, spaces.heads, strict=True)])
+    w = np.asarray(weights)[:, focus]
+    data = _lines(np.repeat(stars, n, axis=0), values, w.ravel(), heads)
+    data.append(
+        _weighted_points(
+            values,
+            labels,
+            w,
+            heads,
+            [set(np.argsort(-row)[:3].tolist()) for row in w],
+            "value of %{hovertext}<br>its weight in the output",
+            {"symbol": VALUE_SYMBOL, "size": 10},
+            "values",
+            alpha=0.7,
         )
-        order = np.argsort(-w)[:5]
-        recipe = "<br>".join(f"{w[j]:.3f} × value of {labels[j]}" for j in order)
-        more = "<br>+ …" if len(tokens) > 5 else ""
-        traces.append(
-            _points(
-                star[None, :],
-                mode="markers",
-                marker={
-                    "symbol": OUTPUT_SYMBOL,
-                    "size": 22,
-                    "color": color,
-                    "line": {"width": 1.5, "color": FOCUS_COLOR},
-                },
-                hovertemplate=(
-                    f"output of head {h + 1} for {labels[focus]}<br>= {recipe}{more}<extra></extra>"
-                ),
-                name=f"head output for {labels[focus]}",
-                legendgroup="output",
-                showlegend=h == 0,
-            )
+    )
+    more = "<br>+ …" if n > 5 else ""
+    recipes = [
+        f"output of head {h + 1} for {labels[focus]}<br>= "
+        + "<br>".join(f"{row[j]:.3f} × value of {labels[j]}" for j in np.argsort(-row)[:5])
+        + more
+        for h, row in zip(heads, w, strict=True)
+    ]
+    data.append(
+        _points(
+            stars,
+            mode="markers",
+            hovertext=recipes,
+            hovertemplate="%{hovertext}<extra></extra>",
+            marker={
+                "symbol": OUTPUT_SYMBOL,
+                "size": 22,
+                "color": [head_color(h) for h in heads],
+                "line": {"width": 1.5, "color": FOCUS_COLOR},
+            },
+            name=f"head output for {labels[focus]}",
         )
-        data += [panel.place(t) for t in traces]
-    _finish(layout, panels, 340)
+    )
+    layout: dict = {}
+    _finish(layout, tiles, titles, heads)
     return figure(data, layout)
 
 
@@ -614,11 +656,11 @@ def lecture_figure(
                 k,
                 labels,
                 w,
-                set(range(len(tokens))),
+                [h],
+                [set(range(len(tokens)))],
                 "key; weight from the query",
-                {"symbol": KEY_SYMBOL, "size": 11, "color": color, "line": {"width": 2}},
+                {"symbol": KEY_SYMBOL, "size": 11, "line": {"width": 2}},
                 "keys",
-                h,
             ),
             _marked(q[query], QUERY_SYMBOL, 15, color, f"query of {labels[query]}",
                     labels[query]),
@@ -630,11 +672,12 @@ def lecture_figure(
                 v,
                 labels,
                 w,
-                named,
+                [h],
+                [named],
                 "value; its weight in the output",
-                {"symbol": VALUE_SYMBOL, "size": 10, "color": with_alpha(color, 0.7)},
+                {"symbol": VALUE_SYMBOL, "size": 10},
                 "values",
-                h,
+                alpha=0.7,
             ),
             _marked(star, OUTPUT_SYMBOL, 22, color, f"output of head {h + 1} for {labels[query]}"),
         ]
