@@ -13,7 +13,7 @@ from ui import data
 from ui.charts import show_chart
 from ui.geometry_text import nearness_sentence
 from ui.markdown import literal
-from ui.sidebar import scenario_run, scenario_sidebar
+from ui.sidebar import FOCUS_CHART, focus_from_click, scenario_run, scenario_sidebar
 
 
 def cost_sentence(mha, n_tokens: int) -> str:
@@ -29,14 +29,6 @@ def cost_sentence(mha, n_tokens: int) -> str:
         "distribution per query instead of "
         f"{mha.n_heads}."
     )
-
-
-def _focus_from_click() -> None:
-    """A click on a token in the "before" chart makes it the focus token."""
-    event = st.session_state.get("before_chart")
-    points = event.selection.points if event else []
-    if points and points[0].get("curve_number") == 0:
-        st.session_state["focus"] = int(points[0]["point_index"])
 
 
 @st.fragment
@@ -84,8 +76,8 @@ left, right = st.columns(2)
 with left:
     show_chart(
         before_figure(spaces.before, tokens, focus),
-        key="before_chart",
-        on_select=_focus_from_click,
+        key=FOCUS_CHART,
+        on_select=focus_from_click,
         selection_mode="points",
     )
     st.caption("Click a token to focus on it (or pick it in the sidebar).")

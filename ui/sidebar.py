@@ -232,6 +232,21 @@ def _focus_picker(kind: str) -> None:
     )
 
 
+FOCUS_CHART = "before_chart"  # key of the chart whose clicked token becomes the focus
+
+
+def focus_from_click() -> None:
+    """on_select of the FOCUS_CHART chart: a click on a token (its first trace) makes it
+    the focus token. Defined here, not in the page that draws the chart: Streamlit keeps
+    the callback of every chart id a session has drawn (the id changes with the figure)
+    and a function defined in a page holds that run's whole namespace, so each new
+    figure kept a past run's arrays alive for the session's lifetime."""
+    event = st.session_state.get(FOCUS_CHART)
+    points = event.selection.points if event else []
+    if points and points[0].get("curve_number") == 0:
+        st.session_state["focus"] = int(points[0]["point_index"])
+
+
 def scenario_sidebar(text_only: bool = False) -> Scenario:
     """Draw the sidebar, sync the URL and return the scenario. A page that only takes the
     sentence (the real-model page) passes text_only=True: the other knobs are hidden with
