@@ -3,7 +3,6 @@ BertViz-style lines, and a few numbers per head that say what kind of head it is
 
 import streamlit as st
 
-from attention.engine import AttentionTrace
 from attention.figures.heatmaps import LARGE_MAP_CELLS, MAX_GRID_CELLS, attention_grid
 from attention.figures.lines import attention_lines
 from attention.figures.tables import head_kind_table
@@ -14,6 +13,7 @@ from ui import data
 from ui.charts import show_chart
 from ui.markdown import literal
 from ui.scenario import Scenario
+from ui.shown_maps import ShownMaps
 from ui.sidebar import scenario_run, scenario_sidebar
 from ui.translation import translation_cross
 
@@ -23,13 +23,14 @@ SOURCE_WEIGHTS = "the sidebar source's heads"
 TRANSLATION_WEIGHTS = "hand-built translation heads"
 
 
-def _cross_attention(
-    scenario: Scenario, second: str
-) -> tuple[list[str], list[str], AttentionTrace, list[str] | None]:
-    """Query tokens, key tokens, trace and head titles (None: "head k") of cross-attention
-    from the second sentence to the sentence: with the sidebar source's heads, or with the
-    hand-built translation heads of the block page when chosen and both sentences are in
-    their vocabulary. A caption says what the weights are and whether to expect alignment."""
+CROSS_SIDES = ("query side: second sentence", "key side: the sentence")
+
+
+def _cross_attention(scenario: Scenario, second: str) -> ShownMaps:
+    """Cross-attention from the second sentence to the sentence: with the sidebar source's
+    heads, or with the hand-built translation heads of the block page when chosen and both
+    sentences are in their vocabulary. A caption says what the weights are and whether to
+    expect alignment."""
     choice = st.segmented_control(
         "Weights",
         [SOURCE_WEIGHTS, TRANSLATION_WEIGHTS],
@@ -51,7 +52,13 @@ def _cross_attention(
                 "answers through the encoder. These heads were built to align the "
                 "translation: the block page lists what each one does to every word."
             )
-            return crossed.query_tokens, crossed.key_tokens, crossed.trace, crossed.titles
+            return ShownMaps(
+                crossed.trace,
+                crossed.query_tokens,
+                crossed.key_tokens,
+                crossed.titles,
+                *CROSS_SIDES,
+            )
     cross = data.cross_run(scenario, second)
     for notice in cross.notices:
         st.info(notice)
@@ -71,21 +78,14 @@ def _cross_attention(
             else ""
         )
     )
-    return cross.query_tokens, cross.key_tokens, cross.trace, None
+    return ShownMaps(cross.trace, cross.query_tokens, cross.key_tokens, None, *CROSS_SIDES)
 
 
 @st.fragment
-def one_head_large(
-    trace: AttentionTrace,
-    q_tokens: list[str],
-    k_tokens: list[str],
-    head_titles: list[str] | None,
-    query_side: str,
-    key_side: str,
-) -> None:
+def one_head_large(maps: ShownMaps) -> None:
     """One head large beside the mean of all heads; a fragment, so picking
     another head reruns this section alone."""
-    n_heads = trace.weights.shape[0]
+    n_heads, trace = maps.n_heads, maps.trace
     st.subheader("One head large, beside the mean of all heads")
     head = (
         st.select_slider(
@@ -96,22 +96,25 @@ def one_head_large(
         )
         - 1
     )
+    square = {
+        "columns": 1,
+        "query_side": maps.query_side,
+        "key_side": maps.key_side,
+        "panel_px": 400,  # a square map is as wide as its half column allows
+        "max_cells": LARGE_MAP_CELLS,
+        "square_cells": True,
+    }
     big, mean = st.columns(2)
     with big:
         show_chart(
             attention_grid(
                 trace.weights[head : head + 1],
-                q_tokens,
-                k_tokens,
+                maps.query_tokens,
+                maps.key_tokens,
                 scores=trace.scores[head : head + 1],
                 allowed=trace.mask,
-                titles=[head_titles[head] if head_titles else f"head {head + 1}"],
-                columns=1,
-                query_side=query_side,
-                key_side=key_side,
-                panel_px=400,  # a square map is as wide as its half column allows
-                max_cells=LARGE_MAP_CELLS,
-                square_cells=True,
+                titles=[maps.head_titles[head] if maps.head_titles else f"head {head + 1}"],
+                **square,
             ),
             key="big_chart",
         )
@@ -119,22 +122,17 @@ def one_head_large(
         show_chart(
             attention_grid(
                 head_mean(trace.weights),
-                q_tokens,
-                k_tokens,
+                maps.query_tokens,
+                maps.key_tokens,
                 allowed=trace.mask,
                 titles=["mean of all heads"],
-                columns=1,
-                query_side=query_side,
-                key_side=key_side,
-                panel_px=400,  # a square map is as wide as its half column allows
-                max_cells=LARGE_MAP_CELLS,
                 head_colors=False,
-                square_cells=True,
+                **square,
             ),
             key="mean_chart",
         )
-    n = len(q_tokens)
-    if q_tokens is k_tokens and n > LARGE_MAP_CELLS:
+    n = len(maps.query_tokens)
+    if maps.is_self and n > LARGE_MAP_CELLS:
         st.caption(
             f"Your text has {n} tokens: both maps are drawn in "
             f"{blocks_note(n, LARGE_MAP_CELLS)}; hover names each block's tokens."
@@ -142,18 +140,10 @@ def one_head_large(
 
 
 @st.fragment
-def lines_section(
-    trace: AttentionTrace,
-    q_tokens: list[str],
-    k_tokens: list[str],
-    head_titles: list[str] | None,
-    query_side: str,
-    key_side: str,
-    focus: int,
-) -> None:
+def lines_section(maps: ShownMaps, focus: int) -> None:
     """BertViz-style lines for the chosen heads; a fragment, so choosing heads
     reruns this section alone."""
-    n_heads = trace.weights.shape[0]
+    n_heads, q_tokens = maps.n_heads, maps.query_tokens
     st.subheader("Lines, as in BertViz")
     st.caption(
         "One colour per head; a line's width and opacity are its weight "
@@ -188,13 +178,13 @@ def lines_section(
         if shown:
             show_chart(
                 attention_lines(
-                    trace.weights,
+                    maps.trace.weights,
                     q_tokens,
-                    k_tokens,
+                    maps.key_tokens,
                     [h - 1 for h in shown],
                     focus=focus if only_focus else None,
-                    query_side=query_side.split(":")[0],
-                    key_side=key_side.split(":")[0],
+                    query_side=maps.query_side.split(":")[0],
+                    key_side=maps.key_side.split(":")[0],
                 ),
                 key="lines_chart",
             )
@@ -236,59 +226,57 @@ if kind == "cross":
     if not second.strip():
         st.info("The second sentence is empty: using the example until you type one.")
         second = DEFAULT_SECOND_TEXT
-    q_tokens, k_tokens, trace, head_titles = _cross_attention(scenario, second)
-    query_side, key_side = "query side: second sentence", "key side: the sentence"
+    maps = _cross_attention(scenario, second)
     # The sidebar's focus picks a token of the sentence; here the queries are the second
     # sentence's, so they get their own picker.
     focus = st.selectbox(
         "Focus query (a token of the second sentence; the sidebar's focus applies to "
         "self-attention)",
-        range(len(q_tokens)),
-        format_func=lambda i: f"{i} · {q_tokens[i]}",
+        range(len(maps.query_tokens)),
+        format_func=lambda i: f"{i} · {maps.query_tokens[i]}",
         key="maps_cross_focus",
     )
 else:
-    q_tokens = k_tokens = run.tokens
-    trace, head_titles = run.trace, None
-    query_side, key_side = "query (row)", "key (column)"
-    focus = min(scenario.focus, len(q_tokens) - 1)
+    maps = ShownMaps(run.trace, run.tokens, run.tokens, None, "query (row)", "key (column)")
+    focus = min(scenario.focus, len(run.tokens) - 1)
     if scenario.causal:
         st.caption(
             "Grey cells are blocked by the causal mask: a token may not look at tokens "
             "after it, as in a decoder that has not produced them yet."
         )
 
-n_heads = trace.weights.shape[0]
-columns = min(n_heads, 4)  # panels wide enough for 16 token labels and their titles
-
+n_tokens = len(maps.query_tokens)
 st.subheader("All heads")
 show_chart(
     attention_grid(
-        trace.weights,
-        q_tokens,
-        k_tokens,
-        scores=trace.scores,
-        allowed=trace.mask,
-        titles=head_titles,
-        columns=columns,
-        query_side=query_side,
-        key_side=key_side,
+        maps.trace.weights,
+        maps.query_tokens,
+        maps.key_tokens,
+        scores=maps.trace.scores,
+        allowed=maps.trace.mask,
+        titles=maps.head_titles,
+        columns=min(maps.n_heads, 4),  # panels wide enough for 16 token labels and titles
+        query_side=maps.query_side,
+        key_side=maps.key_side,
         panel_px=280,
     ),
     key="grid_chart",
 )
-if q_tokens is k_tokens and len(q_tokens) > MAX_GRID_CELLS:
+if maps.is_self and n_tokens > MAX_GRID_CELLS:
     st.caption(
-        f"Your text has {len(q_tokens)} tokens: each map above is drawn in "
-        f"{blocks_note(len(q_tokens), MAX_GRID_CELLS)}; the head enlarged below shows more."
+        f"Your text has {n_tokens} tokens: each map above is drawn in "
+        f"{blocks_note(n_tokens, MAX_GRID_CELLS)}; the head enlarged below shows more."
     )
 
-one_head_large(trace, q_tokens, k_tokens, head_titles, query_side, key_side)
-lines_section(trace, q_tokens, k_tokens, head_titles, query_side, key_side, focus)
+one_head_large(maps)
+lines_section(maps, focus)
 
 st.subheader("What kind of head is it?")
-summary = summarise_heads(trace.weights, focus, trace.mask, square=kind != "cross")
-st.dataframe(head_kind_table(summary, q_tokens, k_tokens, focus, head_titles), width="stretch")
+summary = summarise_heads(maps.trace.weights, focus, maps.trace.mask, square=maps.is_self)
+st.dataframe(
+    head_kind_table(summary, maps.query_tokens, maps.key_tokens, focus, maps.head_titles),
+    width="stretch",
+)
 st.caption(
     "Entropy is 0 bits when every query looks at one key and log₂(number of keys) when "
     "it spreads evenly. The pattern names a positional habit (self, previous token, next "
