@@ -42,10 +42,14 @@ agents' work at load average 12–24, so wall times are several times the CPU th
   ONE heatmap trace on one pair of axes instead of a subplot per head (3 Dec 2026, quiet
   machine, before and now in the same run, p50: Head spaces d_model 1453 → 1294 ms, heads
   2022 → 2052 ms; Attention maps d_model 1371 → 1198 ms, heads 1269 → 1143 ms; floors 542
-  and 526 ms). Left: Head spaces' two scatter grids (8 subplots, ~40 traces, a text label
-  per point each), ~150–300 ms per draw in a bare page; a heads move re-lays out the page
-  (≤ 4 heads sit beside the pictures), so Streamlit mounts new charts instead of
-  updating them.
+  and 526 ms). Head spaces' two scatter grids became tiles on one pair of axes too
+  (attention/figures/plane_tiles.py): drawn alone 167 → 90 and 142 → 85 ms at 8 heads,
+  but on the page (4 heads, 20 moves, same run) d_model stayed at 1227 → 1231 ms p50 and
+  Heads went 2297 → 2065 ms. A CDP Profiler run over eight d_model moves showed Plotly's
+  JavaScript at 775 → 684 ms per move: the pictures were a small part; the rest is five
+  charts each drawn twice plus Plotly's DOM work (text measuring, attributes ~170 ms).
+  Left: Streamlit's second draw of every changed chart, and a heads move past 4 re-lays
+  out the page (≤ 4 heads sit beside the pictures), so its charts are mounted again.
 
 Run: python -m benchmarks.bench_interaction [--moves 10] [--pages head_spaces,...]
      [--before DIR]   (DIR: e.g. `git archive <commit> | tar -x -C DIR`)
