@@ -103,13 +103,15 @@ def head_points(trace: dict) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     return {int(h): (xy[data[:, 1] == h], data[data[:, 1] == h, 0]) for h in np.unique(data[:, 1])}
 
 
+def path_boxes(path: str) -> list[tuple[float, float, float, float]]:
+    """The (x0, y0, x1, y1) rectangles of a path shape (grid.rectangles_path), in order."""
+    corners = re.findall(r"M([-\d.]+),([-\d.]+)H([-\d.]+)V([-\d.]+)H", path)
+    return [tuple(float(v) for v in box) for box in corners]
+
+
 def tile_boxes(figure: dict) -> list[tuple[float, float, float, float]]:
     """The tiles' frames of a plane_tiles figure as (x0, y0, x1, y1), panel 1 first."""
-    path = figure["layout"]["shapes"][0]["path"]
-    return [
-        (float(x0), float(y0), float(x1), float(y1))
-        for x0, y0, x1, y1 in re.findall(r"M([-\d.]+),([-\d.]+)H([-\d.]+)V([-\d.]+)H", path)
-    ]
+    return path_boxes(figure["layout"]["shapes"][0]["path"])
 
 
 def _runs(filled: np.ndarray) -> list[slice]:

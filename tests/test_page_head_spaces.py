@@ -3,8 +3,6 @@ the numbers in the figure JSON are the engine's numbers."""
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
@@ -16,6 +14,7 @@ from tests.apptest import (
     grid_maps,
     head_points,
     open_page,
+    path_boxes,
     tile_boxes,
     tile_spans,
     toy_points,
@@ -94,12 +93,11 @@ def test_causal_mask_blocks_the_upper_triangle_in_the_figure():
         "below",
         "white",
     )
-    boxes = re.findall(r"M([-\d.]+),([-\d.]+)H([-\d.]+)V([-\d.]+)H", grey["path"])
     spans = tile_spans(traces(figure, "heatmap")[0]["z"])
     drawn = [
         (cs.start - 0.5, rs.start - 0.5, cs.stop - 0.5, rs.stop - 0.5) for rs, cs in spans.values()
     ]
-    assert sorted(tuple(float(v) for v in box) for box in boxes) == sorted(drawn)
+    assert sorted(path_boxes(grey["path"])) == sorted(drawn)
     assert edges["path"] == grey["path"] and "fillcolor" not in edges  # each map outlined
 
 

@@ -239,6 +239,13 @@ def line_label(y: float, text: str, panel: Panel | None = None) -> dict:
     }
 
 
+def rectangles_path(boxes: list[tuple[float, float, float, float]]) -> str:
+    """SVG path of the (x0, y0, x1, y1) rectangles: many outlines or fills drawn as ONE
+    layout shape, far cheaper in the browser than a shape each."""
+    rounded = ([round(float(v), 4) for v in box] for box in boxes)  # a 10,000th of a cell
+    return "".join(f"M{x0},{y0}H{x1}V{y1}H{x0}Z" for x0, y0, x1, y1 in rounded)
+
+
 def _span(low: float, high: float) -> list[float]:
     """A domain inside [0, 1] (rounding can push grid edges a hair outside)."""
     return [min(max(round(low, 6), 0.0), 1.0), min(max(round(high, 6), 0.0), 1.0)]

@@ -29,6 +29,7 @@ from attention.figures.grid import (
     figure,
     framed_layout,
     grid,
+    rectangles_path,
     tiled,
     tiled_labels,
     wrapped_title,
@@ -422,7 +423,7 @@ class _Tiles:
 
     def _path(self, count: int, columns: int) -> str:
         boxes = [self.box(*divmod(i, columns)) for i in range(count)]
-        return "".join(f"M{b['x0']},{b['y0']}H{b['x1']}V{b['y1']}H{b['x0']}Z" for b in boxes)
+        return rectangles_path([(b["x0"], b["y0"], b["x1"], b["y1"]) for b in boxes])
 
     def outlines(self, count: int, columns: int) -> dict:
         """A thin grey edge around every map, as ONE path shape."""

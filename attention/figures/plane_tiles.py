@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attention.figures.grid import rectangles_path
 from attention.figures.palette import FONT_SIZE
 
 TILE_GAP = 0.12  # between two tiles of a row, per tile width
@@ -95,10 +96,8 @@ class PlaneTiles:
             "ticks": "",
             "constrain": "domain",
         }
-        frames = "".join(
-            f"M{x - 0.5:.4f},{y - 0.5:.4f}H{x + 0.5:.4f}V{y + 0.5:.4f}H{x - 0.5:.4f}Z"
-            for x, y in (self.origin(p) for p in range(self.n_panels))
-        )
+        centres = [self.origin(p) for p in range(self.n_panels)]
+        frames = rectangles_path([(x - 0.5, y - 0.5, x + 0.5, y + 0.5) for x, y in centres])
         return {
             "xaxis": {**plain, "range": [-0.52, right + 0.02], "title": {"text": x_title}},
             "yaxis": {
