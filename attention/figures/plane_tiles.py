@@ -83,6 +83,12 @@ class PlaneTiles:
         scale = INNER / extent if extent > 0 else 1.0
         return Placement((low + high) / 2, scale, self.origin(panel))
 
+    def stack(self, fitted: list[np.ndarray], *parts: list[np.ndarray]) -> list[np.ndarray]:
+        """Each of `parts` (one array of points per panel) placed in its panel's tile by
+        the map that fits that panel's `fitted` points, all panels stacked, panel 0 first."""
+        places = [self.place(panel, points) for panel, points in enumerate(fitted)]
+        return [np.vstack([place(part[p]) for p, place in enumerate(places)]) for part in parts]
+
     def layout(self, titles: list[str], colors: list[str], x_title: str, y_title: str) -> dict:
         """Axes that show every tile at one scale (no ticks: PCA has no units), a title
         above each tile in its panel's colour, the tiles' frames and the figure height."""

@@ -131,15 +131,16 @@ def _head_numbers(spaces: HeadSpaces, heads: list[int] | None) -> list[int]:
     return numbers
 
 
-def _finish(layout: dict, tiles: PlaneTiles, titles: list[str], heads: list[int]) -> None:
+def _tiles_layout(tiles: PlaneTiles, titles: list[str], heads: list[int]) -> dict:
+    """The head figures' layout: the tiles titled in their heads' colours, the legend on top."""
     colors = [head_color(h) for h in heads]
-    layout.update(tiles.layout(titles, colors, PANEL_X_TITLE, PANEL_Y_TITLE))
-    layout.update(
-        font={"size": FONT_SIZE},
-        plot_bgcolor="white",
-        legend=TOP_LEGEND,
-        margin={"l": 10, "r": 10, "t": 50, "b": 10},
-    )
+    return {
+        **tiles.layout(titles, colors, PANEL_X_TITLE, PANEL_Y_TITLE),
+        "font": {"size": FONT_SIZE},
+        "plot_bgcolor": "white",
+        "legend": TOP_LEGEND,
+        "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
+    }
 
 
 def _per_head(heads: list[int], n: int, alpha: float = 1.0) -> dict:
@@ -213,9 +214,11 @@ def head_space_figure(
         for h, s in zip(heads, spaces.heads, strict=True)
     ]
     tiles = PlaneTiles(len(heads), columns, tile_px)
-    places = [tiles.place(k, np.vstack([s.queries, s.keys])) for k, s in enumerate(spaces.heads)]
-    queries = np.vstack([p(s.queries) for p, s in zip(places, spaces.heads, strict=True)])
-    keys = np.vstack([p(s.keys) for p, s in zip(places, spaces.heads, strict=True)])
+    queries, keys = tiles.stack(
+        [np.vstack([s.queries, s.keys]) for s in spaces.heads],
+        [s.queries for s in spaces.heads],
+        [s.keys for s in spaces.heads],
+    )
     w = np.asarray(weights)[:, focus]  # (heads, n): each head's weights from the focus
     focus_queries = queries[focus::n]
     data = _lines(np.repeat(focus_queries, n, axis=0), keys, w.ravel(), heads)
@@ -261,9 +264,7 @@ def head_space_figure(
             name="focus query",
         )
     )
-    layout: dict = {}
-    _finish(layout, tiles, titles, heads)
-    return figure(data, layout)
+    return figure(data, _tiles_layout(tiles, titles, heads))
 
 
 def values_figure(
@@ -275,9 +276,8 @@ def values_figure(
     labels, n = [safe_label(t) for t in tokens], len(tokens)
     titles = [f"head {h + 1} · var {s.value_variance_kept:.0%}" for h, s in enumerate(spaces.heads)]
     tiles = PlaneTiles(len(heads), columns, title_lines=1)
-    places = [tiles.place(k, s.values) for k, s in enumerate(spaces.heads)]
-    values = np.vstack([p(s.values) for p, s in zip(places, spaces.heads, strict=True)])
-    stars = np.vstack([p(s.outputs[focus]) for p, s in zip(places, spaces.heads, strict=True)])
+    each_values = [s.values for s in spaces.heads]
+    values, stars = tiles.stack(each_values, each_values, [s.outputs[focus] for s in spaces.heads])
     w = np.asarray(weights)[:, focus]
     data = _lines(np.repeat(stars, n, axis=0), values, w.ravel(), heads)
     data.append(
@@ -315,9 +315,7 @@ def values_figure(
             name=f"head output for {labels[focus]}",
         )
     )
-    layout: dict = {}
-    _finish(layout, tiles, titles, heads)
-    return figure(data, layout)
+    return figure(data, _tiles_layout(tiles, titles, heads))
 
 
 def _unit_spread(coords: np.ndarray) -> np.ndarray:
