@@ -223,6 +223,7 @@ def test_builders_write_plain_dicts_that_plotly_accepts(inputs):
         # Validating the same dicts raises on any property Plotly does not know and
         # may only fill in what the builder left to Plotly, never change a value.
         validated = json.loads(pio.to_json(go.Figure(fig.to_dict())))
+        del validated["layout"]["template"]  # Plotly's default; the app sends none (theme.py)
         assert not _differences(written, validated), (name, _differences(written, validated))
 
 
@@ -371,8 +372,10 @@ def test_a_figure_hands_streamlit_its_dict_without_building_plotly_objects(input
     for name, fig in _figures(inputs):
         sent = plotly.tools.return_figure_from_figure_or_data(fig, validate_figure=True)
         assert "_data_objs" not in fig.__dict__, name  # nothing built so far
-        built = go.Figure(fig.to_dict(), _validate=False)
+        built = go.Figure(fig.to_dict(), _validate=False).to_plotly_json()
+        del built["layout"]["template"]  # Plotly's default; the app sends none (theme.py)
         assert _same(pio.to_json(sent, validate=False), pio.to_json(built, validate=False)), name
+        assert "template" not in sent["layout"] and sent["layout"]["datarevision"], name
         assert len(fig.data) == len(sent["data"]), name  # built on first use
         fig.update_layout(height=123)  # a built figure writes what was changed
         assert fig.to_dict()["layout"]["height"] == 123, name

@@ -19,6 +19,9 @@ def show_chart(
 ) -> object:
     """Draw `fig` across `container` (a column, or an st.empty() placeholder redrawn in
     place; the page itself by default); returns Streamlit's selection event, if any.
-    A chart redrawn several times in one run, as a live placeholder is, takes no key."""
+    A chart redrawn several times in one run, as a live placeholder is, takes no key.
+    No Streamlit theme: the figures carry the look themselves (attention/figures/theme.py)."""
     target = st if container is None else container
-    return target.plotly_chart(fig, key=key, width="stretch", config=CHART_CONFIG, **kwargs)
+    return target.plotly_chart(
+        fig, key=key, width="stretch", config=CHART_CONFIG, theme=None, **kwargs
+    )

@@ -9,26 +9,32 @@ therefore write traces and layout as plain dicts (checked by the tests instead),
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
-import plotly.io as pio
 
 from attention.figures.palette import FONT_SIZE
+from attention.figures.theme import themed
 
 MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}  # figures fill the page's column
 CHART_MARGIN = {**MARGIN, "t": 60}
 AXIS_FRAME = {"showline": True, "linecolor": "#888888", "gridcolor": "#EEEEEE"}
+# Streamlit draws every new figure in a newly mounted chart (its element id hashes the
+# spec; tests/test_browser_draws.py checks it), then themes it through a JSON copy and
+# calls Plotly.react again. Without a datarevision Plotly takes each copied array for
+# new data and draws the whole chart once more; a fixed one says nothing changed, which
+# holds: a mounted chart is never handed other data.
+DATAREVISION = 1
 
 
 def figure(data: list[dict], layout: dict, frames: list[dict] | None = None) -> go.Figure:
     """A figure around plain trace/layout dicts, without per-property validation.
     NumPy arrays become lists: Plotly checks and copies every array it is given when it
     writes the figure's JSON, which took 3–10× the time of the same JSON from lists."""
-    plain = {"data": _plain(data), "layout": _plain(layout)}
+    traces = _plain(data)
+    plain = {"data": traces, "layout": themed(traces, _plain(layout))}
     if frames:
         plain["frames"] = _plain(frames)
     return PlainFigure(plain)
@@ -55,28 +61,19 @@ class PlainFigure(go.Figure):
         return getattr(self, name)
 
     def to_dict(self) -> dict:
-        """The figure as plotly.io writes it: the plain dict, every trace typed, the
-        default template in the layout (as a built figure would carry it); once built,
-        Plotly's own, so a change made through fig.update_*() is kept."""
+        """The figure as plotly.io writes it: the plain dict, every trace typed; once
+        built, Plotly's own, so a change made through fig.update_*() is kept. Either way
+        without a template (the look is in the layout: theme.py) and with DATAREVISION."""
         if "_data_objs" in self.__dict__:
-            return super().to_dict()
-        layout = self._plain["layout"]
-        if "template" not in layout:
-            layout = {**layout, "template": _default_template()}
-        data = [t if "type" in t else {"type": "scatter", **t} for t in self._plain["data"]]
-        return {**self._plain, "data": data, "layout": layout}
+            spec = super().to_dict()
+            spec["layout"].pop("template", None)
+        else:
+            data = [t if "type" in t else {"type": "scatter", **t} for t in self._plain["data"]]
+            spec = {**self._plain, "data": data, "layout": dict(self._plain["layout"])}
+        spec["layout"]["datarevision"] = DATAREVISION
+        return spec
 
     to_plotly_json = to_dict
-
-
-@functools.cache
-def _template(name: str) -> dict:
-    return pio.templates[name].to_plotly_json()
-
-
-def _default_template() -> dict:
-    """Plotly's current default template (Streamlit sets its own) as a plain dict."""
-    return _template(pio.templates.default)
 
 
 def _plain(value: object) -> object:
