@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
+from attention.figures.margins import reserved
 from attention.figures.palette import FONT_SIZE
 from attention.figures.theme import themed
 
@@ -34,7 +35,7 @@ def figure(data: list[dict], layout: dict, frames: list[dict] | None = None) -> 
     NumPy arrays become lists: Plotly checks and copies every array it is given when it
     writes the figure's JSON, which took 3–10× the time of the same JSON from lists."""
     traces = _plain(data)
-    plain = {"data": traces, "layout": themed(traces, _plain(layout))}
+    plain = {"data": traces, "layout": reserved(traces, themed(traces, _plain(layout)))}
     if frames:
         plain["frames"] = _plain(frames)
     return PlainFigure(plain)

@@ -139,7 +139,9 @@ def _tiles_layout(tiles: PlaneTiles, titles: list[str], heads: list[int]) -> dic
         "font": {"size": FONT_SIZE},
         "plot_bgcolor": "white",
         "legend": TOP_LEGEND,
-        "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
+        # Room for the one-row legend Plotly reserves above the plot (it would otherwise
+        # widen the top margin to ~67 px after drawing, and draw the chart again).
+        "margin": {"l": 10, "r": 10, "t": 80, "b": 10},
     }
 
 
@@ -395,8 +397,11 @@ def motion_figure(
         "mode": "immediate",
     }
     layout = {
-        "title": {"text": "Before → after: each head moves the same tokens differently", "y": 0.98},
-        "height": 600,
+        "title": {  # two lines: one is wider than a half column at 1280–1440 px
+            "text": "Before → after: each head moves<br>the same tokens differently",
+            "y": 0.98,
+        },
+        "height": 640,
         "font": {"size": FONT_SIZE},
         "plot_bgcolor": "white",
         "xaxis": {**PLANE_AXIS, "range": [low[0], high[0]], "title": {"text": "PC 1"}},
@@ -408,7 +413,7 @@ def motion_figure(
             "scaleratio": 1,
         },
         "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"},
-        "margin": {"l": 10, "r": 10, "t": 90, "b": 110},
+        "margin": {"l": 10, "r": 10, "t": 110, "b": 130},  # b: the slider's whole depth
         "updatemenus": [
             {
                 "type": "buttons",
@@ -591,7 +596,7 @@ def layer_path_figure(
         "xaxis": {"title": {"text": "principal axis 1"}, **axis},
         "yaxis": {"title": {"text": "principal axis 2"}, **axis},
         "legend": {"title": {"text": "hidden state"}},
-        "height": 620,
+        "height": 640,
         "font": {"size": FONT_SIZE},
         "margin": {"l": 60, "r": 10, "t": 60, "b": 50},
         "plot_bgcolor": "white",

@@ -66,7 +66,8 @@ AXES = {
         "automargin": True,
     },
 }
-COLORBAR = {
+COLORBAR = {  # Streamlit's, but at the plot's edge (x = 1, not 1.02: see margins.py)
+    "x": 1,
     "thickness": 16,
     "xpad": 1.5 * BASE_PX,
     "ticklabelposition": "outside",

@@ -1,0 +1,52 @@
+"""Margins reserved before Plotly draws (attention/figures/margins.py): they grow with
+the labels, titles, colour bars and legends that sit on the plot's outer edges, never
+shrink a margin a figure set, and leave axes inside the paper to Plotly. That they are
+wide enough in a real browser is checked in tests/test_browser_draws.py."""
+
+from __future__ import annotations
+
+from attention.figures.margins import PUSH_PAD, reserved, text_width
+
+
+def _heatmap(tokens: list[str]) -> list[dict]:
+    z = [[0.5] * len(tokens)] * len(tokens)
+    return [{"type": "heatmap", "z": z, "y": tokens, "showscale": False}]
+
+
+def _axes(**extra) -> dict:
+    axis = {"tickfont": {"size": 14}, "title": {"text": "query", "standoff": 20}}
+    return {"yaxis": {**axis, **extra}, "xaxis": {}, "margin": {"l": 10, "r": 10}}
+
+
+def test_the_left_margin_grows_with_the_longest_label_and_keeps_a_wider_one():
+    short = reserved(_heatmap(["a", "cat"]), _axes())["margin"]["l"]
+    long = reserved(_heatmap(["a", "catastrophe"]), _axes())["margin"]["l"]
+    assert long - short == round(text_width("catastrophe", 14) - text_width("cat", 14))
+    assert short > 20 + PUSH_PAD  # the title's standoff and the label at least
+    wide = reserved(_heatmap(["a"]), {**_axes(), "margin": {"l": 300}})["margin"]["l"]
+    assert wide == 300
+    hidden = reserved(_heatmap(["catastrophe"]), _axes(showticklabels=False))["margin"]["l"]
+    assert hidden < long
+
+
+def test_markup_and_line_breaks_count_as_the_text_they_show():
+    assert text_width("<b>cat</b>", 10) == text_width("cat", 10)
+    assert text_width("cat<br>catastrophe", 10) == text_width("catastrophe", 10)
+
+
+def test_an_axis_inside_the_paper_leaves_its_margin_to_plotly():
+    layout = {**_axes(), "xaxis": {"domain": [0.4, 1.0]}}
+    inner = reserved(_heatmap(["catastrophe"]), layout)["margin"]["l"]
+    assert inner == 10
+
+
+def test_colour_bars_and_an_upright_legend_widen_the_right_margin():
+    bare = reserved(_heatmap(["a"]), _axes())["margin"]["r"]
+    traces = [{"type": "heatmap", "z": [[1]], "coloraxis": "coloraxis"}]
+    layout = {**_axes(), "coloraxis": {"cmin": 0, "cmax": 1, "colorbar": {"thickness": 16}}}
+    assert reserved(traces, layout)["margin"]["r"] > bare + 16
+    lines = [{"type": "scatter", "name": f"head {h}", "y": [1, 2]} for h in (1, 2)]
+    beside = reserved(lines, {"margin": {"r": 10}})["margin"]["r"]
+    below = reserved(lines, {"margin": {"r": 10}, "legend": {"orientation": "h"}})["margin"]
+    alone = reserved(lines[:1], {"margin": {"r": 10}})["margin"]["r"]  # no legend for one
+    assert beside > text_width("head 1", 12) + 40 and below["r"] < beside and alone < beside
