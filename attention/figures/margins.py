@@ -5,9 +5,10 @@ Plotly's automargin draws a chart, measures what sticks out of the plot, widens 
 margins and draws the chart again — up to five times for a map with square cells, whose
 axes move whenever the margins do. Streamlit mounts every changed chart anew, so every
 chart of every move paid those extra draws. Margins at least as wide as what Plotly
-measures leave automargin nothing to do. The estimate errs wide (a character counts as
-CHAR_EM of its font size); where it still falls short, automargin widens the margin as
-before, so no label is ever cut — it only costs the draw this module saves.
+measures leave automargin nothing to do. The estimate errs wide (each character a little
+wider than in Source Sans, the page's font); where it still falls short, automargin
+widens the margin as before, so no label is ever cut — it only costs the draw this
+module saves.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import re
 
 from attention.figures.theme import is_axis
 
-CHAR_EM = 0.56  # Source Sans' widest common letters; its average is about 0.5 em
+# Character widths in font sizes, a little over Source Sans' (lowercase about 0.48 em).
+NARROW, WIDE, CAPITAL, OTHER, NON_LATIN = 0.32, 0.88, 0.66, 0.56, 1.0
+NARROW_CHARS, WIDE_CHARS = set("fijlrtI.,:;'!|()[] "), set("mwMW")
 LINE_EM = 1.45  # a line of text, in font sizes (line height and the gap Plotly leaves)
 TICK_LEN = 5  # Plotly's default tick length, px
 PUSH_PAD = 12  # Plotly pads what it pushes into a margin by min(12, smallest margin)
@@ -50,6 +53,7 @@ def reserved(data: list[dict], layout: dict) -> dict:
         if owner.get("showscale", True):
             need["r"] = max(need["r"], _colorbar_width(owner, prefix))
     need["r"] = max(need["r"], _legend_width(data, layout))
+    need["b"] += _caption_height(layout)
     margin = dict(layout.get("margin", {}))
     for side, px in need.items():
         if px:
@@ -61,7 +65,17 @@ def reserved(data: list[dict], layout: dict) -> dict:
 def text_width(text: str, size: float) -> float:
     """The estimated width in px of the longest line of `text` (markup not counted)."""
     lines = _TAG.sub("", str(text).replace("<br>", "\n")).split("\n")
-    return max(len(line) for line in lines) * CHAR_EM * size
+    return max(sum(_char_em(c) for c in line) for line in lines) * size
+
+
+def _char_em(char: str) -> float:
+    if char in NARROW_CHARS:
+        return NARROW
+    if char in WIDE_CHARS:
+        return WIDE
+    if char.isupper():
+        return CAPITAL
+    return OTHER if ord(char) < 0x2E80 else NON_LATIN  # CJK and the like: a full em
 
 
 def _edge(name: str, axis: dict, layout: dict) -> str | None:
@@ -119,6 +133,19 @@ def _overhang(name: str, axis: dict, data: list[dict]) -> float:
     width = max((text_width(label, size) for label in labels), default=0.0)
     angle = math.radians(abs(axis.get("tickangle", 0) or 0))
     return 0.5 * max(width * math.cos(angle), LINE_EM * size * math.sin(angle))
+
+
+def _caption_height(layout: dict) -> float:
+    """The band a title written along the container's bottom (a slide caption) keeps
+    below the plot, on top of what the axes there push."""
+    title = layout.get("title", {})
+    if not (title.get("automargin") and title.get("yref") == "container"):
+        return 0.0
+    if title.get("y", 1) >= 0.5:
+        return 0.0
+    lines = str(title.get("text", "")).count("<br>") + 1
+    above_edge = title.get("y", 0) * layout.get("height", 450)
+    return lines * LINE_EM * title.get("font", {}).get("size", 12) + above_edge + 4
 
 
 def _legend_width(data: list[dict], layout: dict) -> float:
@@ -193,7 +220,7 @@ def _colorbar_width(owner: dict, prefix: str) -> float:
         (x - 1) * WIDE_PLOT_PX
         + bar.get("xpad", 10)
         + bar.get("thickness", 30)
-        + bar.get("outlinewidth", 1)
+        + 2 * bar.get("outlinewidth", 1)  # drawn around the bar, both sides
         + bar.get("ticklen", 0)
         + width
     )
