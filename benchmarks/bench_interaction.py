@@ -22,10 +22,21 @@ agents' work at load average 12–24, so wall times are several times the CPU th
 - Streamlit redraws only charts whose spec changed (its PlotlyChart memoises on the JSON
   string): a page-local control that changes one chart redraws one chart, a sidebar move
   that changes every chart redraws them all.
-- A changed chart is drawn twice: Streamlit's PlotlyChart calls Plotly.react with the new
-  spec, then again from its own onUpdate handler (which puts the drawn figure in React
-  state). The floor pays the same, so the browser's share grows with the number of
-  charts more than with their data (15–320 kB per move over the websocket).
+- A changed chart was drawn three to six times, counted by hooking Plotly's
+  start-of-drawing flag (tests/test_browser_draws.py does the same). Streamlit mounts it
+  anew (its element id hashes the spec) and draws it; Plotly's automargin then measured
+  the labels, widened the margins and drew it again (five times for Attention maps'
+  square-celled maps, whose axes move with the margins); and Streamlit's react after
+  storing the chart's width drew it once more, because Streamlit's chart theme rebuilds
+  its template each time and Plotly.react compares templates by identity. The pages now
+  send charts with theme=None, the look in the layout (attention/figures/theme.py) and a
+  datarevision, so that react draws nothing, and reserve the margins up front
+  (attention/figures/margins.py), so automargin has nothing to do: one draw per chart,
+  except the animation (its play button and slider) and the head pictures (axes inside
+  the paper). Same run, 10 moves, before → after the first of the two: Head spaces
+  d_model 1109 → 847 ms (floor 600), Heads 2353 → 1824, focus token 1068 → 800; Attention
+  maps d_model 1279 → 1182 (floor 519). The floor's charts keep Streamlit's theme and
+  are drawn three times each.
 - On the renderer's main thread a sidebar move on Head spaces (5 charts) spent about
   450 ms in JavaScript (FunctionCall: Plotly building SVG), 230 ms recalculating style
   (UpdateLayoutTree) and 90 ms in layout, much of it Plotly measuring every text
@@ -47,9 +58,10 @@ agents' work at load average 12–24, so wall times are several times the CPU th
   but on the page (4 heads, 20 moves, same run) d_model stayed at 1227 → 1231 ms p50 and
   Heads went 2297 → 2065 ms. A CDP Profiler run over eight d_model moves showed Plotly's
   JavaScript at 775 → 684 ms per move: the pictures were a small part; the rest is five
-  charts each drawn twice plus Plotly's DOM work (text measuring, attributes ~170 ms).
-  Left: Streamlit's second draw of every changed chart, and a heads move past 4 re-lays
-  out the page (≤ 4 heads sit beside the pictures), so its charts are mounted again.
+  charts each drawn three to six times (above) plus Plotly's DOM work (text measuring,
+  attributes ~170 ms).
+  A heads move past 4 re-lays out the page (≤ 4 heads sit beside the pictures), so its
+  charts are mounted again.
 
 Run: python -m benchmarks.bench_interaction [--moves 10] [--pages head_spaces,...]
      [--before DIR]   (DIR: e.g. `git archive <commit> | tar -x -C DIR`)
