@@ -21,7 +21,8 @@ def _axes(**extra) -> dict:
 def test_the_left_margin_grows_with_the_longest_label_and_keeps_a_wider_one():
     short = reserved(_heatmap(["a", "cat"]), _axes())["margin"]["l"]
     long = reserved(_heatmap(["a", "catastrophe"]), _axes())["margin"]["l"]
-    assert long - short == round(text_width("catastrophe", 14) - text_width("cat", 14))
+    grown = text_width("catastrophe", 14) - text_width("cat", 14)
+    assert abs((long - short) - grown) <= 1  # margins are whole pixels
     assert short > 20 + PUSH_PAD  # the title's standoff and the label at least
     wide = reserved(_heatmap(["a"]), {**_axes(), "margin": {"l": 300}})["margin"]["l"]
     assert wide == 300
@@ -40,13 +41,10 @@ def test_an_axis_inside_the_paper_leaves_its_margin_to_plotly():
     assert inner == 10
 
 
-def test_colour_bars_and_an_upright_legend_widen_the_right_margin():
+def test_colour_bars_widen_the_right_margin_and_legends_are_left_to_plotly():
     bare = reserved(_heatmap(["a"]), _axes())["margin"]["r"]
     traces = [{"type": "heatmap", "z": [[1]], "coloraxis": "coloraxis"}]
     layout = {**_axes(), "coloraxis": {"cmin": 0, "cmax": 1, "colorbar": {"thickness": 16}}}
     assert reserved(traces, layout)["margin"]["r"] > bare + 16
     lines = [{"type": "scatter", "name": f"head {h}", "y": [1, 2]} for h in (1, 2)]
-    beside = reserved(lines, {"margin": {"r": 10}})["margin"]["r"]
-    below = reserved(lines, {"margin": {"r": 10}, "legend": {"orientation": "h"}})["margin"]
-    alone = reserved(lines[:1], {"margin": {"r": 10}})["margin"]["r"]  # no legend for one
-    assert beside > text_width("head 1", 12) + 40 and below["r"] < beside and alone < beside
+    assert reserved(lines, {"margin": {"r": 10}})["margin"]["r"] == 10

@@ -19,23 +19,26 @@ import re
 from attention.figures.theme import is_axis
 
 # Character widths in font sizes, a little over Source Sans' (lowercase about 0.48 em).
-NARROW, WIDE, CAPITAL, OTHER, NON_LATIN = 0.32, 0.88, 0.66, 0.56, 1.0
+NARROW, WIDE, CAPITAL, OTHER, NON_LATIN = 0.32, 0.88, 0.66, 0.52, 1.0
 NARROW_CHARS, WIDE_CHARS = set("fijlrtI.,:;'!|()[] "), set("mwMW")
 LINE_EM = 1.45  # a line of text, in font sizes (line height and the gap Plotly leaves)
 TICK_LEN = 5  # Plotly's default tick length, px
-PUSH_PAD = 12  # Plotly pads what it pushes into a margin by min(12, smallest margin)
-LEGEND_SYMBOL_PX = 40  # a legend entry's symbol and the gap after it
-# A legend or colour bar placed at x = 1.02 of the plot's width sits that share of the
-# width past the margin's edge; the server does not know the width, so it takes a wide one.
-WIDE_PLOT_PX = 1000
+# Plotly pads what it pushes into a margin by min(12, smallest margin); 4 px more for
+# the estimate's rounding (a margin 1–2 px short costs a whole draw).
+PUSH_PAD = 16
+# A colour bar placed at x = 1.02 of the plot's width sits that share of the width past
+# the margin's edge; the server does not know the width: it takes a wide one (a wider
+# plot leaves automargin one more draw; a narrower one loses a few px).
+WIDE_PLOT_PX = 600
 DEFAULT_MARGIN = {"l": 80, "r": 80, "t": 100, "b": 80}  # Plotly's
 _TAG = re.compile(r"<[^>]*>")
 
 
 def reserved(data: list[dict], layout: dict) -> dict:
     """`layout` with each margin at least as wide as what its edge's axes (tick labels,
-    ticks and title), the colour bars and a legend on the right will take; margins
-    already wider stay as they are."""
+    ticks and title), the colour bars and a slide caption will take; margins already
+    wider stay as they are. Legends are left to automargin: their long entries, estimated
+    wide, squeezed narrow plots more than the redraw they save was worth."""
     need = {side: 0.0 for side in DEFAULT_MARGIN}
     for name, axis in layout.items():
         if is_axis(name) and axis.get("visible", True):
@@ -52,7 +55,6 @@ def reserved(data: list[dict], layout: dict) -> dict:
     for owner, prefix in scales:
         if owner.get("showscale", True):
             need["r"] = max(need["r"], _colorbar_width(owner, prefix))
-    need["r"] = max(need["r"], _legend_width(data, layout))
     need["b"] += _caption_height(layout)
     margin = dict(layout.get("margin", {}))
     for side, px in need.items():
@@ -146,23 +148,6 @@ def _caption_height(layout: dict) -> float:
     lines = str(title.get("text", "")).count("<br>") + 1
     above_edge = title.get("y", 0) * layout.get("height", 450)
     return lines * LINE_EM * title.get("font", {}).get("size", 12) + above_edge + 4
-
-
-def _legend_width(data: list[dict], layout: dict) -> float:
-    """The width of an upright legend at the plot's right (Plotly's default place),
-    if Plotly shows one: its widest entry or its title."""
-    legend = layout.get("legend", {})
-    x = legend.get("x", 1.02)
-    if legend.get("orientation", "v") != "v" or x < 1:
-        return 0.0
-    names = [t.get("name", "") for t in data if t.get("showlegend", True) is not False]
-    if not layout.get("showlegend", len(names) > 1):
-        return 0.0
-    size = legend.get("font", {}).get("size", 12)
-    width = max((text_width(name, size) for name in names), default=0.0)
-    title = legend.get("title", {})
-    title_width = text_width(title.get("text", ""), title.get("font", {}).get("size", size))
-    return max(LEGEND_SYMBOL_PX + width, title_width) + (x - 1) * WIDE_PLOT_PX
 
 
 def _tick_labels(name: str, axis: dict, data: list[dict]) -> list[str]:
