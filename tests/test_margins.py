@@ -41,10 +41,15 @@ def test_an_axis_inside_the_paper_leaves_its_margin_to_plotly():
     assert inner == 10
 
 
-def test_colour_bars_widen_the_right_margin_and_legends_are_left_to_plotly():
+def test_colour_bars_and_a_short_legend_widen_the_right_margin():
     bare = reserved(_heatmap(["a"]), _axes())["margin"]["r"]
     traces = [{"type": "heatmap", "z": [[1]], "coloraxis": "coloraxis"}]
     layout = {**_axes(), "coloraxis": {"cmin": 0, "cmax": 1, "colorbar": {"thickness": 16}}}
     assert reserved(traces, layout)["margin"]["r"] > bare + 16
     lines = [{"type": "scatter", "name": f"head {h}", "y": [1, 2]} for h in (1, 2)]
-    assert reserved(lines, {"margin": {"r": 10}})["margin"]["r"] == 10
+    beside = reserved(lines, {"margin": {"r": 10}})["margin"]["r"]
+    below = reserved(lines, {"margin": {"r": 10}, "legend": {"orientation": "h"}})["margin"]
+    alone = reserved(lines[:1], {"margin": {"r": 10}})["margin"]["r"]  # no legend for one
+    assert beside > text_width("head 1", 12) + 40 and below["r"] == 10 and alone == 10
+    long = [{**t, "name": "four full-size heads × 64: scores"} for t in lines]
+    assert reserved(long, {"margin": {"r": 10}})["margin"]["r"] == 10  # left to Plotly

@@ -26,9 +26,11 @@ TICK_LEN = 5  # Plotly's default tick length, px
 # Plotly pads what it pushes into a margin by min(12, smallest margin); 4 px more for
 # the estimate's rounding (a margin 1–2 px short costs a whole draw).
 PUSH_PAD = 16
-# A colour bar placed at x = 1.02 of the plot's width sits that share of the width past
-# the margin's edge; the server does not know the width: it takes a wide one (a wider
-# plot leaves automargin one more draw; a narrower one loses a few px).
+LEGEND_SYMBOL_PX = 40  # a legend entry's symbol and the gap after it
+SHORT_LEGEND_PX = 120  # legends up to this wide ("head 12") get their room reserved
+# A legend or colour bar placed at x = 1.02 of the plot's width sits that share of the
+# width past the margin's edge; the server does not know the width: it takes a wide one
+# (a wider plot leaves automargin one more draw; a narrower one loses a few px).
 WIDE_PLOT_PX = 600
 DEFAULT_MARGIN = {"l": 80, "r": 80, "t": 100, "b": 80}  # Plotly's
 _TAG = re.compile(r"<[^>]*>")
@@ -36,9 +38,8 @@ _TAG = re.compile(r"<[^>]*>")
 
 def reserved(data: list[dict], layout: dict) -> dict:
     """`layout` with each margin at least as wide as what its edge's axes (tick labels,
-    ticks and title), the colour bars and a slide caption will take; margins already
-    wider stay as they are. Legends are left to automargin: their long entries, estimated
-    wide, squeezed narrow plots more than the redraw they save was worth."""
+    ticks and title), the colour bars, a short legend on the right and a slide caption
+    will take; margins already wider stay as they are."""
     need = {side: 0.0 for side in DEFAULT_MARGIN}
     for name, axis in layout.items():
         if is_axis(name) and axis.get("visible", True):
@@ -55,6 +56,7 @@ def reserved(data: list[dict], layout: dict) -> dict:
     for owner, prefix in scales:
         if owner.get("showscale", True):
             need["r"] = max(need["r"], _colorbar_width(owner, prefix))
+    need["r"] = max(need["r"], _legend_width(data, layout))
     need["b"] += _caption_height(layout)
     margin = dict(layout.get("margin", {}))
     for side, px in need.items():
@@ -148,6 +150,26 @@ def _caption_height(layout: dict) -> float:
     lines = str(title.get("text", "")).count("<br>") + 1
     above_edge = title.get("y", 0) * layout.get("height", 450)
     return lines * LINE_EM * title.get("font", {}).get("size", 12) + above_edge + 4
+
+
+def _legend_width(data: list[dict], layout: dict) -> float:
+    """The width of an upright legend at the plot's right (Plotly's default place), if
+    Plotly shows one and its entries are short: its widest entry or its title. A legend
+    of long entries is left to automargin: the estimate's error grows with the text and
+    squeezed narrow plots more than the draw it saves was worth."""
+    legend = layout.get("legend", {})
+    x = legend.get("x", 1.02)
+    if legend.get("orientation", "v") != "v" or x < 1:
+        return 0.0
+    names = [t.get("name", "") for t in data if t.get("showlegend", True) is not False]
+    if not layout.get("showlegend", len(names) > 1):
+        return 0.0
+    size = legend.get("font", {}).get("size", 12)
+    width = max((text_width(name, size) for name in names), default=0.0)
+    title = legend.get("title", {})
+    title_width = text_width(title.get("text", ""), title.get("font", {}).get("size", size))
+    widest = max(LEGEND_SYMBOL_PX + width, title_width)
+    return widest + (x - 1) * WIDE_PLOT_PX if widest <= SHORT_LEGEND_PX else 0.0
 
 
 def _tick_labels(name: str, axis: dict, data: list[dict]) -> list[str]:
