@@ -32,8 +32,8 @@ agents' work at load average 12–24, so wall times are several times the CPU th
   send charts with theme=None, the look in the layout (attention/figures/theme.py) and a
   datarevision, so that react draws nothing, and reserve the margins up front
   (attention/figures/margins.py), so automargin has nothing to do: one draw per chart on
-  Head spaces; charts with a legend at the right or below are still fitted by automargin
-  (a second draw). Same run, 10 moves, before → after the first of the two: Head spaces
+  Head spaces; charts with a long legend at the right or one below are still fitted by
+  automargin (a second draw). Same run, 10 moves, before → after the first of the two: Head spaces
   d_model 1109 → 847 ms (floor 600), Heads 2353 → 1824, focus token 1068 → 800; Attention
   maps d_model 1279 → 1182 (floor 519). The floor's charts keep Streamlit's theme and
   are drawn three times each.
