@@ -23,6 +23,11 @@ def open_heads(page, app_url: str, query: str = "") -> None:
     assert_no_failure(page)
 
 
+COSINE_MOVED = """() => [...document.querySelectorAll('[data-testid="stMetric"]')]
+    .filter(m => m.textContent.includes('Cosine'))
+    .some(m => parseFloat(m.querySelector('[data-testid="stMetricValue"]').textContent) < 0.9999)"""
+
+
 def cosine(page) -> float:
     metric = page.locator('[data-testid="stMetric"]').filter(has_text="Cosine")
     return float(metric.locator('[data-testid="stMetricValue"]').inner_text())
@@ -33,6 +38,7 @@ def test_a_switch_goes_into_the_link_and_moves_the_cosine(app_url, page):
     assert cosine(page) == pytest.approx(1.0, abs=1e-4)
     page.locator(".st-key-heads_layer_6 button").filter(has_text=re.compile(r"^12$")).click()
     page.wait_for_url("**heads_off=6.12**", timeout=120_000)
+    page.wait_for_function(COSINE_MOVED, timeout=300_000)  # the URL changes before the rerun
     wait_until_drawn(page, timeout_ms=300_000, min_charts=3)
     assert_no_failure(page)
     assert cosine(page) < 0.9999

@@ -19,6 +19,16 @@ pytestmark = pytest.mark.browser
 HEADS = 72  # MiniLM: 6 layers × 12 heads
 
 
+ROLE_SHOWN = """() => {
+    const gd = document.querySelector('.st-key-real_grid .js-plotly-plot');
+    return Boolean(gd && gd.layout.coloraxis2);
+}"""
+STRETCHED = """() => {
+    const gd = document.querySelector('.st-key-real_head_map .js-plotly-plot');
+    return Boolean(gd && gd.layout.coloraxis && gd.layout.coloraxis.cmax < 1);
+}"""
+
+
 def open_real_model(page, app_url: str, text: str | None = None) -> None:
     query = "" if text is None else f"?text={quote(text)}"
     page.goto(f"{app_url}/real_model{query}")
@@ -67,6 +77,7 @@ def test_real_model_page_role_view(app_url, page):
     page.locator('[data-testid="stSelectbox"]').filter(has_text="Colour the grid").click()
     page.get_by_role("option", name="[SEP]").click()
     page.wait_for_url("**real_role=%5BSEP%5D**", timeout=60_000)  # a link to share
+    page.wait_for_function(ROLE_SHOWN, timeout=120_000)  # the URL changes before the rerun
     wait_until_drawn(page, timeout_ms=120_000, min_charts=3)
     assert_no_failure(page)
     after = drawn(page, "real_grid")
@@ -89,6 +100,9 @@ def test_real_model_page_with_512_tokens(app_url, page):
     assert shared["rows"] == [512] and shared["colorRange"] == [0, 1]
     page.get_by_text("Stretch the colours to this head's largest weight").click()
     page.wait_for_url("**real_stretch=true**", timeout=60_000)
+    # The address bar changes before the rerun starts, so "drawn" alone can still see the
+    # old chart: wait for the map's colour axis to change, then for every chart.
+    page.wait_for_function(STRETCHED, timeout=120_000)
     wait_until_drawn(page, timeout_ms=120_000, min_charts=3)
     stretched = drawn(page, "real_head_map")
     assert stretched["colorRange"][0] == 0
