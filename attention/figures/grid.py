@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 
 from attention.figures.margins import reserved
 from attention.figures.palette import FONT_SIZE
-from attention.figures.theme import themed
+from attention.figures.theme import layout_name, themed
 
 MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}  # figures fill the page's column
 CHART_MARGIN = {**MARGIN, "t": 60}
@@ -102,11 +102,11 @@ class Panel:
 
     @property
     def xaxis(self) -> str:
-        return "xaxis" + self.x[1:]
+        return layout_name(self.x)
 
     @property
     def yaxis(self) -> str:
-        return "yaxis" + self.y[1:]
+        return layout_name(self.y)
 
     def place(self, trace: dict) -> dict:
         """The trace drawn in this panel."""

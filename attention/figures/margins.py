@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 
-from attention.figures.theme import is_axis
+from attention.figures.theme import is_axis, layout_name
 
 # Character widths in font sizes, a little over Source Sans' (lowercase about 0.48 em).
 NARROW, WIDE, CAPITAL, OTHER, NON_LATIN = 0.32, 0.88, 0.66, 0.52, 1.0
@@ -42,15 +42,15 @@ def reserved(data: list[dict], layout: dict) -> dict:
     will take; margins already wider stay as they are."""
     need = {side: 0.0 for side in DEFAULT_MARGIN}
     for name, axis in layout.items():
-        if is_axis(name) and axis.get("visible", True):
-            side = _edge(name, axis, layout)
-            if side:
-                need[side] = max(need[side], _axis_depth(name, axis, data))
-            if name[0] == "x" and side:  # the end labels hang out past the axis's ends
-                domain = axis.get("domain", [0, 1])
-                overhang = _overhang(name, axis, data)
-                for end, at in (("l", domain[0] <= 0.001), ("r", domain[1] >= 0.999)):
-                    need[end] = max(need[end], overhang if at else 0.0)
+        side = _edge(name, axis, layout) if is_axis(name) and axis.get("visible", True) else None
+        if side:
+            labels = _label_extent(name, axis, data)
+            need[side] = max(need[side], _axis_depth(name[0], axis, labels))
+        if side and name[0] == "x":  # the end labels hang out past the axis's ends
+            domain = axis.get("domain", [0, 1])
+            overhang = _overhang(labels)
+            for end, at in (("l", domain[0] <= 0.001), ("r", domain[1] >= 0.999)):
+                need[end] = max(need[end], overhang if at else 0.0)
     scales = [(axis, "c") for name, axis in layout.items() if name.startswith("coloraxis")]
     scales += [(t, "z") for t in data if t.get("type") == "heatmap" and "coloraxis" not in t]
     for owner, prefix in scales:
@@ -87,13 +87,13 @@ def _edge(name: str, axis: dict, layout: dict) -> str | None:
     on the plot area's outer edge; None for an axis inside the paper (its labels push
     less, and automargin is left to judge)."""
     letter, other = name[0], "y" if name[0] == "x" else "x"
-    main = layout.get(_layout_name(axis["overlaying"]), axis) if "overlaying" in axis else axis
+    main = layout.get(layout_name(axis["overlaying"]), axis) if "overlaying" in axis else axis
     low, high = ("bottom", "top") if letter == "x" else ("left", "right")
     side = axis.get("side", main.get("side", low))
     if main.get("anchor") == "free":
         at = main.get("position", 0)
     else:
-        anchor = layout.get(_layout_name(main.get("anchor", other)), {})
+        anchor = layout.get(layout_name(main.get("anchor", other)), {})
         domain = anchor.get("domain", [0, 1])
         at = domain[0] if side == low else domain[1]
     if (side == low and at > 0.001) or (side == high and at < 0.999):
@@ -101,24 +101,27 @@ def _edge(name: str, axis: dict, layout: dict) -> str | None:
     return {"bottom": "b", "top": "t", "left": "l", "right": "r"}[side]
 
 
-def _layout_name(axis_id: str) -> str:
-    """ "x2" → "xaxis2"."""
-    return axis_id[0] + "axis" + axis_id[1:]
+def _label_extent(name: str, axis: dict, data: list[dict]) -> tuple[float, float, float]:
+    """The axis's widest tick label, its tallest (px) and their angle (radians); all
+    zero when the axis shows no tick labels."""
+    if not axis.get("showticklabels", True):
+        return 0.0, 0.0, 0.0
+    labels = _tick_labels(name, axis, data)
+    size = axis.get("tickfont", {}).get("size", 12)
+    width = max((text_width(label, size) for label in labels), default=0.0)
+    height = LINE_EM * size * max((str(s).count("<br>") + 1 for s in labels), default=1)
+    return width, height, math.radians(abs(axis.get("tickangle", 0) or 0))
 
 
-def _axis_depth(name: str, axis: dict, data: list[dict]) -> float:
-    """How far the axis's tick labels, ticks and title reach out from the plot, px."""
+def _axis_depth(letter: str, axis: dict, labels: tuple[float, float, float]) -> float:
+    """How far the axis's tick labels (their `_label_extent`), ticks and title reach out
+    from the plot, px."""
+    width, height, angle = labels
     depth = TICK_LEN if "tickcolor" in axis else 0.0  # the theme colours shown ticks only
-    if axis.get("showticklabels", True):
-        labels = _tick_labels(name, axis, data)
-        size = axis.get("tickfont", {}).get("size", 12)
-        width = max((text_width(label, size) for label in labels), default=0.0)
-        height = LINE_EM * size * max((str(s).count("<br>") + 1 for s in labels), default=1)
-        angle = math.radians(abs(axis.get("tickangle", 0) or 0))
-        if name[0] == "x":
-            depth += width * math.sin(angle) + height * math.cos(angle)
-        else:
-            depth += width * math.cos(angle) + height * math.sin(angle)
+    if letter == "x":
+        depth += width * math.sin(angle) + height * math.cos(angle)
+    else:
+        depth += width * math.cos(angle) + height * math.sin(angle)
     title = axis.get("title", {})
     if title.get("text"):
         size = title.get("font", {}).get("size", 14)
@@ -127,16 +130,11 @@ def _axis_depth(name: str, axis: dict, data: list[dict]) -> float:
     return depth
 
 
-def _overhang(name: str, axis: dict, data: list[dict]) -> float:
+def _overhang(labels: tuple[float, float, float]) -> float:
     """How far an x axis's first and last tick labels reach past its ends: half a label's
     width when upright, half a line's height when turned to the vertical."""
-    if not axis.get("showticklabels", True):
-        return 0.0
-    labels = _tick_labels(name, axis, data)
-    size = axis.get("tickfont", {}).get("size", 12)
-    width = max((text_width(label, size) for label in labels), default=0.0)
-    angle = math.radians(abs(axis.get("tickangle", 0) or 0))
-    return 0.5 * max(width * math.cos(angle), LINE_EM * size * math.sin(angle))
+    width, height, angle = labels
+    return 0.5 * max(width * math.cos(angle), height * math.sin(angle))
 
 
 def _caption_height(layout: dict) -> float:

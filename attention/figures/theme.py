@@ -88,7 +88,7 @@ def themed(data: list[dict], layout: dict) -> dict:
     traces_on = {name: [] for name in ("xaxis", "yaxis", *filter(is_axis, layout))}
     for trace in data:
         for letter in "xy":
-            name = letter + "axis" + trace.get(letter + "axis", letter)[1:]
+            name = layout_name(trace.get(letter + "axis", letter))
             traces_on.setdefault(name, []).append(trace)
     for name, traces in traces_on.items():
         own = layout.get(name, {})
@@ -120,6 +120,11 @@ def is_axis(key: str) -> bool:
     """Whether a layout key names a cartesian axis ("xaxis", "yaxis3")."""
     number = key[5:]
     return key[:5] in ("xaxis", "yaxis") and (number == "" or number.isdigit())
+
+
+def layout_name(axis_id: str) -> str:
+    """The layout key of the axis a trace names: "x2" → "xaxis2", "y" → "yaxis"."""
+    return axis_id[0] + "axis" + axis_id[1:]
 
 
 def _under(defaults: dict, own: dict | str) -> dict:
