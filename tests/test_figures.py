@@ -422,3 +422,21 @@ def test_plane_tiles_keep_every_panel_in_its_own_tile_at_one_scale(panels, colum
 def test_plane_tiles_reject_an_empty_grid():
     with pytest.raises(ValueError, match="at least one panel"):
         PlaneTiles(0, 4)
+
+
+def test_the_engines_float32_weights_are_written_in_a_few_digits():
+    """Maps are rounded to 5 decimals before they are written, which only shortens the
+    JSON when the rounding is done in float64: a float32 rounded in float32 prints its
+    float64 value, ~19 characters a number (5.7 MB for one 512-token map)."""
+    weights = np.random.default_rng(3).dirichlet(np.ones(40), size=(2, 40)).astype(np.float32)
+    tokens = [f"t{k}" for k in range(40)]
+    for fig in (
+        heatmaps.head_figure(weights[0], tokens, 0, 0),
+        heatmaps.attention_grid(weights, tokens),
+        heatmaps.head_grid_figure(weights[None], tokens, selected=(0, 0)),
+    ):
+        z = json.loads(pio.to_json(fig, validate=False))["data"][0]["z"]
+        written = [json.dumps(v) for row in z for v in row if v is not None]
+        assert max(map(len, written)) <= 7  # "0.01234"
+    one = json.loads(pio.to_json(heatmaps.head_figure(weights[0], tokens, 0, 0)))["data"][0]
+    np.testing.assert_allclose(one["z"], weights[0], atol=5e-6)  # the weights, to 5 decimals

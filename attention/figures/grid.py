@@ -250,11 +250,12 @@ def _span(low: float, high: float) -> list[float]:
 
 
 def tiled(maps: np.ndarray, row_gap: int, col_gap: int) -> np.ndarray:
-    """(rows, cols, m, k) maps as ONE float32 matrix, tile (r, c) at rows r·(m + row_gap)
+    """(rows, cols, m, k) maps as ONE float64 matrix, tile (r, c) at rows r·(m + row_gap)
     and columns c·(k + col_gap), NaN gutters between tiles: a grid of maps drawn as one
-    heatmap trace, far cheaper in the browser than one subplot per map."""
+    heatmap trace, far cheaper in the browser than one subplot per map. Float64, so
+    that rounding it shortens the JSON: a rounded float32 prints ~18 digits a number."""
     rows, cols, m, k = maps.shape
-    out = np.full((rows, m + row_gap, cols, k + col_gap), np.nan, dtype=np.float32)
+    out = np.full((rows, m + row_gap, cols, k + col_gap), np.nan)
     out[:, :m, :, :k] = np.asarray(maps).transpose(0, 2, 1, 3)
     out = out.reshape(rows * (m + row_gap), cols * (k + col_gap))
     return out[: rows * (m + row_gap) - row_gap, : cols * (k + col_gap) - col_gap]

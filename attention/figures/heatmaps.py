@@ -319,7 +319,7 @@ def head_grid_figure(
     data = [
         {
             "type": "heatmap",
-            "z": np.round(tiled(pooled, row_gap, col_gap).astype(np.float64), 5),
+            "z": np.round(tiled(pooled, row_gap, col_gap), 5),
             "x": x,
             "y": y,
             "coloraxis": "coloraxis",

@@ -551,7 +551,7 @@ def layer_path_figure(
     steps, n, d = hidden_states.shape
     kind = "scatter" if n <= MAX_SVG_TOKENS else "scattergl"
     layout = pca_2d(hidden_states.reshape(steps * n, d))
-    coords = layout.coords.reshape(steps, n, 2)
+    coords = np.round(layout.coords, 3).reshape(steps, n, 2)  # 0.001: a fraction of a pixel
     labels = [safe_label(t) for t in tokens]
     names = ["embeddings"] + [f"after layer {i}" for i in range(1, steps)]
     colors = sample_colorscale(LAYER_SCALE, list(np.linspace(0.0, 0.85, steps)))
