@@ -16,7 +16,7 @@ from attention.head_metrics import describe_head, uniform_entropy_bits
 from attention.head_roles import ENTROPY, ROLES
 from attention.pretrained import ModelConfig, ModelTrace
 from attention.wording import blocks_note
-from ui.charts import show_chart
+from ui.charts import loading_plotly_meanwhile, show_chart
 from ui.real_model import model_or_stop, pretrained_model, run_real
 from ui.sidebar import scenario_sidebar
 
@@ -141,7 +141,8 @@ if model.files.is_default:
     st.caption("Weights and tokenizer checked against the official release's SHA-256.")
 
 try:
-    result = run_real(scenario.text)
+    with loading_plotly_meanwhile():
+        result = run_real(scenario.text)
 except ValueError as error:
     st.error(str(error))
     st.stop()

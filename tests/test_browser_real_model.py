@@ -88,6 +88,39 @@ def test_real_model_page_role_view(app_url, page):
     grid.screenshot(path=str(SCREENSHOTS / "real_model_grid_role_sep.png"))
 
 
+# The time the first large websocket message (the grid's figure) reached the page.
+WATCH_FIRST_FIGURE = """(() => {
+    const Native = window.WebSocket;
+    window.WebSocket = class extends Native {
+        constructor(...args) {
+            super(...args);
+            this.addEventListener('message', (event) => {
+                const size = event.data.byteLength ?? event.data.size ?? 0;
+                if (size > 100000 && window.__figureAt === undefined) {
+                    window.__figureAt = performance.now();
+                }
+            });
+        }
+    };
+})()"""
+PLOTLY_REQUESTED = """() => performance.getEntriesByType('resource')
+    .filter(r => r.name.split('/').pop().startsWith('PlotlyChart'))
+    .map(r => r.startTime)"""
+
+
+def test_a_first_visit_loads_plotly_while_the_model_runs(app_url, page):
+    """Streamlit's browser code fetches Plotly (its PlotlyChart chunk, private to the
+    pinned Streamlit) when a first chart arrives; ui.charts.loading_plotly_meanwhile
+    sends a blank chart before the forward pass, so the fetch starts before the grid's
+    figure arrives, not after. The blank chart is gone once the page is drawn."""
+    page.add_init_script(WATCH_FIRST_FIGURE)
+    open_real_model(page, app_url, " ".join(f"early{i}" for i in range(300)))
+    requested = page.evaluate(PLOTLY_REQUESTED)
+    assert len(requested) == 1, "Streamlit's Plotly chunk was not found by name"
+    assert requested[0] < page.evaluate("window.__figureAt")
+    assert page.locator('[data-testid="stPlotlyChart"]').count() == 3
+
+
 def test_real_model_page_with_512_tokens(app_url, page):
     open_real_model(page, app_url, " ".join(f"word{i % 50}" for i in range(400)))
     notice = page.locator('[data-testid="stAlert"]').filter(has_text="the model reads at most")

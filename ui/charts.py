@@ -3,15 +3,24 @@ button exports at slide quality, and the page's shared font."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import plotly.graph_objects as go
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
+
+from attention.figures.grid import figure
 
 CHART_CONFIG = {
     "displaylogo": False,
     "toImageButtonOptions": {"format": "png", "scale": 2},
     "modeBarButtonsToRemove": ["lasso2d"],
 }
+
+
+# Set once a session has been sent a chart: its browser has loaded Plotly's code.
+_CHART_SENT = "_chart_sent"
 
 
 def show_chart(
@@ -22,6 +31,24 @@ def show_chart(
     A chart redrawn several times in one run, as a live placeholder is, takes no key.
     No Streamlit theme: the figures carry the look themselves (attention/figures/theme.py)."""
     target = st if container is None else container
+    st.session_state[_CHART_SENT] = True
     return target.plotly_chart(
         fig, key=key, width="stretch", config=CHART_CONFIG, theme=None, **kwargs
     )
+
+
+@contextmanager
+def loading_plotly_meanwhile() -> Iterator[None]:
+    """Around a page's computation: in a session's first run, a blank chart stands in
+    a slot until the computation ends. Streamlit's browser code loads Plotly (4.7 MB,
+    ~2 s to start in headless Chromium here) only once a first chart arrives; this
+    starts it alongside the computation instead of after it. Later runs leave the slot
+    empty, so every run sends the page the same elements."""
+    slot = st.empty()
+    if not st.session_state.get(_CHART_SENT):
+        st.session_state[_CHART_SENT] = True
+        slot.plotly_chart(figure([], {"height": 10, "margin": {"t": 0, "b": 0}}), theme=None)
+    try:
+        yield
+    finally:
+        slot.empty()

@@ -13,6 +13,7 @@ from streamlit.runtime.state.common import user_key_from_element_id
 from attention.experiments.training.train import TrainingConfig
 from attention.pretrained import ModelConfig, ModelError
 from ui import data
+from ui.charts import loading_plotly_meanwhile
 from ui.markdown import literal
 from ui.navigation import ensure_entry
 from ui.real_model import pretrained_model
@@ -277,7 +278,8 @@ def scenario_sidebar(text_only: bool = False) -> Scenario:
 def scenario_run(scenario: Scenario) -> data.ScenarioRun:
     """The scenario's computed run for a page that draws it, with its notices shown."""
     try:
-        result = data.run(scenario)
+        with loading_plotly_meanwhile():
+            result = data.run(scenario)
     except data.SourceUnavailableError as error:
         st.error(str(error))
         st.stop()
