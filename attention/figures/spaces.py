@@ -177,7 +177,9 @@ def _weighted_points(
         textposition="bottom center",
         textfont={"size": FONT_SIZE - 3},
         hovertext=labels * len(heads),
-        customdata=np.column_stack([np.round(np.ravel(weights), 4), per["head"]]),
+        customdata=np.column_stack(
+            [np.round(np.ravel(weights).astype(np.float64), 4), per["head"]]
+        ),
         hovertemplate=f"{hover}: %{{customdata[0]:.3f}}<extra>head %{{customdata[1]}}</extra>",
         marker={**marker, "color": per["colors"]},
         name=name,
@@ -321,10 +323,11 @@ def values_figure(
 
 
 def _unit_spread(coords: np.ndarray) -> np.ndarray:
-    """Centre points and scale them to RMS radius 1, so every frame has the same size."""
+    """Centre points and scale them to RMS radius 1, so every frame has the same size;
+    rounded to 0.0001 (a fraction of a pixel), which halves the animation's JSON."""
     centred = coords - coords.mean(axis=0)
     radius = np.sqrt((centred**2).sum(axis=1).mean())
-    return centred / radius if radius > 0 else centred
+    return np.round(centred / radius if radius > 0 else centred, 4)
 
 
 def motion_figure(
