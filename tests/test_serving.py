@@ -6,6 +6,7 @@ nginx, and a killed worker's students reconnecting to the live one."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import re
 import signal
 import urllib.error
@@ -95,6 +96,19 @@ def test_a_download_is_served_by_the_worker_holding_the_session(cluster):
             break
     status, _, upstream = _get(cluster.url + button.url, other)
     assert upstream != tab.upstream and status == 404
+
+
+def test_nginx_gzips_streamlits_scripts_for_a_room_of_first_visits(cluster):
+    """Streamlit sends its scripts uncompressed; through nginx a browser that accepts
+    gzip gets them compressed, and they unzip to the very bytes the worker sent."""
+    _, page, _ = _get(cluster.url + "/")
+    script = re.search(rb'src="\./(static/js/index\.[^"]+\.js)"', page).group(1).decode()
+    request = urllib.request.Request(f"{cluster.url}/{script}", headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.headers["Content-Encoding"] == "gzip"
+        zipped = response.read()
+    _, plain, _ = _get(f"http://127.0.0.1:{cluster.workers[0].port}/{script}")
+    assert gzip.decompress(zipped) == plain and len(zipped) < len(plain) / 2
 
 
 @pytest.mark.browser
