@@ -41,6 +41,34 @@ websocket watched from the page, CDP CPU profiles of the renderer):
   above 256 tokens: 4.0 MB, 9.5 s from a fresh tab against a 3.9 s floor (3 Dec 2026,
   machine otherwise quiet; Head spaces 17.5 s against 4.1 s).
 
+Where a fresh tab's time goes (3 Dec 2026, evening; resource timing, the websocket watched
+from the page, CDP traces and CPU profiles of the renderer):
+- The floor's ~3.9 s is Streamlit's own JavaScript: its main bundle is parsed and run by
+  ~1.2 s (DOMContentLoaded), the websocket opens at ~1.4 s, and Plotly (Streamlit's
+  PlotlyChart chunk, 4.7 MB) is fetched only when the first chart arrives; evaluating it
+  is ONE ~2 s task on the renderer's main thread, then the charts are drawn. A second
+  tab with the scripts in the HTTP cache took 3.2–3.8 s: running, not fetching, costs.
+- The pages now send a blank chart before their computation on a session's first run
+  (ui.charts.loading_plotly_meanwhile), so Plotly loads while the model runs. Real
+  model, base and new in one run, median of 3: 128 tokens 6.28 → 5.15 s, 512 tokens
+  8.57 → 7.48 s (first chart 7.54 → 4.49 s). On this one machine the browser's 2 s
+  then competes with the server for the two cores; on a student's own computer it
+  does not.
+- The close-up map was written as float32 values rounded in float32, ~19 characters a
+  number: 5.7 MB at 512 tokens, now ~2 MB (the page 6.85 → 3.04 MB; fresh tab 9.2 →
+  7.4 s in one run).
+- Tried and left out: sending large arrays as plotly.js typed arrays (base64). A lone
+  512 × 512 heatmap drew in 0.3–0.5 s against 1.2 s as JSON numbers, but Plotly.react
+  counts a typed array as changed whatever the datarevision, so Streamlit's second react
+  draws the chart again; for the 72-head grid that lost more than the parsing saved
+  (a new sentence at 128 tokens 1.18 → 1.35 s in one run).
+- A new sentence at 128 tokens (~1.0–1.3 s): the first frame leaves ~60 ms after the
+  key, the page's elements after the forward pass at ~320 ms, the grid's figure at
+  ~390 ms, the close-up at ~410 ms, the rest at ~620 ms (queued behind the grid's
+  drawing). Under the CPU profiler (4 moves) the renderer was busy 1.4 s a move:
+  Plotly's drawing ~450 ms (the layer paths' 896 SVG points styled one by one ~150 ms
+  of it), React ~300 ms, ~500 ms outside JavaScript (style, layout, paint).
+
 Run: python -m benchmarks.bench_browser_real_model [--repeats 3]
 """
 
