@@ -55,6 +55,7 @@ def inputs() -> dict:
         "trace": trace,
         "cross": mha(x[:3], context=x),
         "spaces": head_spaces(x, trace),
+        "many": _many_points(rng),
         "block": block,
         "comparison": comparison,
         "summary": seed_summary([comparison, comparison]),
@@ -66,6 +67,15 @@ def inputs() -> dict:
         "long": long_weights / long_weights.sum(-1, keepdims=True),
         "hidden_states": rng.normal(size=(3, N, D_MODEL)),
     }
+
+
+def _many_points(rng: np.random.Generator) -> tuple:
+    """Head spaces with more points per trace than spaces.MAX_SVG_POINTS (drawn in WebGL):
+    the spaces, tokens and weights a head_space_figure takes."""
+    n = spaces.MAX_SVG_POINTS // 8 + 1
+    x = rng.normal(size=(n, D_MODEL))
+    trace = MultiHeadAttention(D_MODEL, 8, seed=0, dtype=np.float64)(x)
+    return head_spaces(x, trace), [f"t{k}" for k in range(n)], trace.weights
 
 
 def _builders(i: dict) -> dict:
@@ -111,9 +121,13 @@ def _builders(i: dict) -> dict:
         "head_maps": [lambda: heatmaps.head_maps(i["comparison"])],
         "before_figure": [lambda: spaces.before_figure(i["spaces"].before, tokens, 2)],
         "head_space_figure": [
-            lambda: spaces.head_space_figure(i["spaces"], tokens, trace.weights, 2)
+            lambda: spaces.head_space_figure(i["spaces"], tokens, trace.weights, 2),
+            lambda: spaces.head_space_figure(*i["many"], 0),  # WebGL points
         ],
-        "values_figure": [lambda: spaces.values_figure(i["spaces"], tokens, trace.weights, 2)],
+        "values_figure": [
+            lambda: spaces.values_figure(i["spaces"], tokens, trace.weights, 2),
+            lambda: spaces.values_figure(*i["many"], 0),
+        ],
         "motion_figure": [
             lambda: spaces.motion_figure(i["spaces"], tokens),
             lambda: spaces.motion_figure(i["spaces"], tokens, start=1),
@@ -440,3 +454,15 @@ def test_the_engines_float32_weights_are_written_in_a_few_digits():
         assert max(map(len, written)) <= 7  # "0.01234"
     one = json.loads(pio.to_json(heatmaps.head_figure(weights[0], tokens, 0, 0)))["data"][0]
     np.testing.assert_allclose(one["z"], weights[0], atol=5e-6)  # the weights, to 5 decimals
+
+
+def test_pictures_of_more_points_than_svg_draws_fast_use_webgl(inputs):
+    """12 heads × 512 tokens drew in ~2 s as SVG markers; past MAX_SVG_POINTS a trace is
+    WebGL. The focus queries (one per head) and the small default stay SVG."""
+    for build in (spaces.head_space_figure, spaces.values_figure):
+        data = build(*inputs["many"], 0).to_dict()["data"]
+        points = [(len(t["x"]), t["type"]) for t in data if "markers" in t.get("mode", "")]
+        assert all((size > spaces.MAX_SVG_POINTS) == (kind == "scattergl") for size, kind in points)
+        assert "scattergl" in {kind for _, kind in points}
+        small = build(inputs["spaces"], TOKENS, inputs["trace"].weights, 2).to_dict()["data"]
+        assert "scattergl" not in {t["type"] for t in small}

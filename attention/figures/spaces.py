@@ -34,6 +34,7 @@ from attention.projection import JointLayout, Layout2D, pca_2d
 LAYER_SCALE = "Viridis"  # colour-blind-safe order from embeddings (light) to last layer
 MAX_NAMED_TOKENS = 40  # the layer-path figure writes token names up to this many
 MAX_SVG_TOKENS = 128  # and draws its points in SVG up to this many tokens, WebGL past it
+MAX_SVG_POINTS = 2048  # a trace of more points is drawn with WebGL (12 heads × 512 tokens)
 LABEL_ALL_UP_TO = 24  # more tokens than this: label only the focus and its top keys
 PLANE_AXIS = {"showticklabels": False, "zeroline": False, "showgrid": True, "gridcolor": "#EEEEEE"}
 # Top left, clear of Plotly's toolbar (top right). Entries get a fixed width: a PNG
@@ -71,7 +72,10 @@ def _plane_axes(layout: dict, panels: list[Panel]) -> None:
 
 
 def _points(xy: np.ndarray, **props) -> dict:
-    """A scatter trace of 2-D points; labels near an edge are drawn whole, not clipped."""
+    """A scatter trace of 2-D points; labels near an edge are drawn whole, not clipped.
+    More than MAX_SVG_POINTS points are drawn with WebGL (no clipping option there)."""
+    if len(xy) > MAX_SVG_POINTS:
+        return {"type": "scattergl", "x": xy[:, 0], "y": xy[:, 1], **props}
     return {"type": "scatter", "x": xy[:, 0], "y": xy[:, 1], "cliponaxis": False, **props}
 
 
