@@ -57,13 +57,15 @@ class Run:
 
 
 def element_kinds(messages: list[ForwardMsg]) -> list[str]:
-    """The kinds of the new elements in a run's messages, in order (shared with the test
-    that compares this client with the browser's own frames)."""
-    kinds = []
+    """The kinds of the elements a run's messages leave on the page, in order (shared with
+    the test that compares this client with the browser's own frames). A place written
+    twice in one run, as a placeholder is, counts once, as its last write: the server's
+    queue merges such writes or not depending on timing."""
+    kinds: dict[tuple[int, ...], str] = {}
     for msg in messages:
         if msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
-            kinds.append(msg.delta.new_element.WhichOneof("type"))
-    return kinds
+            kinds[tuple(msg.metadata.delta_path)] = msg.delta.new_element.WhichOneof("type")
+    return list(kinds.values())
 
 
 def _initial_state(kind: str, proto) -> WidgetState | None:

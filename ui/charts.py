@@ -45,9 +45,11 @@ def loading_plotly_meanwhile() -> Iterator[None]:
     starts it alongside the computation instead of after it. Later runs leave the slot
     empty, so every run sends the page the same elements."""
     slot = st.empty()
-    if not st.session_state.get(_CHART_SENT):
-        st.session_state[_CHART_SENT] = True
-        slot.plotly_chart(figure([], {"height": 10, "margin": {"t": 0, "b": 0}}), theme=None)
+    if st.session_state.get(_CHART_SENT):
+        yield
+        return
+    st.session_state[_CHART_SENT] = True
+    slot.plotly_chart(figure([], {"height": 10, "margin": {"t": 0, "b": 0}}), theme=None)
     try:
         yield
     finally:
