@@ -43,13 +43,12 @@ def loading_plotly_meanwhile() -> Iterator[None]:
     a slot until the computation ends. Streamlit's browser code loads Plotly (4.7 MB,
     ~2 s to start in headless Chromium here) only once a first chart arrives; this
     starts it alongside the computation instead of after it. Later runs leave the slot
-    empty, so every run sends the page the same elements."""
+    empty, so every run leaves the page the same elements."""
     slot = st.empty()
     if st.session_state.get(_CHART_SENT):
         yield
         return
-    st.session_state[_CHART_SENT] = True
-    slot.plotly_chart(figure([], {"height": 10, "margin": {"t": 0, "b": 0}}), theme=None)
+    show_chart(figure([], {"height": 10, "margin": {"t": 0, "b": 0}}), None, container=slot)
     try:
         yield
     finally:
