@@ -40,6 +40,10 @@ NORMS = {
 }
 ACTIVATIONS = {"GELU": "gelu", "ReLU": "relu"}
 EXAMPLES = {example.label: example for example in translation.EXAMPLES}
+# Title characters across a figure at 1280 px (grid.grid's `title_chars`), measured in
+# screenshots: in half the page, and in the maps' three fifths beside the heads' list.
+HALF_PAGE_TITLE_CHARS = 36
+MAPS_COLUMN_TITLE_CHARS = 34
 
 
 def _use_example() -> None:
@@ -82,6 +86,7 @@ def _maps_beside_heads(
                 titles=translation.head_titles(kind),
                 columns=2,
                 panel_px=260,
+                title_chars=MAPS_COLUMN_TITLE_CHARS,
                 **grid_options,
             ),
             key=f"block_{kind}",
@@ -350,6 +355,7 @@ def why_the_residual_matters(scenario: Scenario, run: ScenarioRun) -> None:
                 tokens,
                 collapse.pictures(depth),
                 depth,
+                title_chars=HALF_PAGE_TITLE_CHARS,
             ),
             key="block_collapse_pca",
         )

@@ -1,13 +1,14 @@
 """Grids stay readable as the heads multiply: in a real Chromium at 1440×900, the panel
 titles of every chart on the Head-spaces and Attention-maps pages never overlap, and
 every token label of the heatmap grids is drawn, none on top of another, at 8, 12 and
-16 heads."""
+16 heads. The block page's charts in columns keep their titles apart at 1280×720."""
 
 from __future__ import annotations
 
 import pytest
 
 from harness.browser import screenshot, wait_until_drawn
+from tests.test_browser_block import CHARTS as BLOCK_CHARTS
 
 pytestmark = pytest.mark.browser
 TOKENS = 11  # the default sentence
@@ -60,4 +61,26 @@ def test_titles_and_token_labels_keep_their_room(app_url, chromium, page_name, h
         for group in by_axis.values():
             assert not _overlaps(group, slack=0.2), _overlaps(group, slack=0.2)[:3]
     screenshot(page, f"layout_{page_name}_{heads}_heads")
+    context.close()
+
+
+def test_block_page_titles_fit_at_1280_px(app_url, chromium):
+    """The block page's narrow charts at 1280×720: no two titles in a chart overlap (the
+    small pictures' and the maps' titles break into lines) and every chart's title ends
+    inside its chart."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/block")
+    wait_until_drawn(page, min_charts=BLOCK_CHARTS)
+    page.wait_for_timeout(500)
+    charts = page.evaluate(BOXES, ".annotation-text, .gtitle")
+    edges = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+            .map(plot => plot.getBoundingClientRect().right)"""
+    )
+    assert len(charts) == BLOCK_CHARTS
+    for boxes, right in zip(charts, edges, strict=True):
+        assert not _overlaps(boxes), _overlaps(boxes)[:3]
+        assert all(box[2] <= right for box in boxes), [b[4] for b in boxes if b[2] > right]
+    screenshot(page, "layout_block_1280")
     context.close()

@@ -122,10 +122,13 @@ def grid(
     v_gap: float | None = None,
     equal_aspect: bool = False,
     row_heights: list[float] | None = None,
+    title_chars: int = 90,
 ) -> tuple[list[Panel], dict]:
     """Panels in rows of `columns`, head 1 top left, and a layout with their axes
     (domains and anchors) and a title above each panel. Rows share the height equally,
-    or in proportion to `row_heights` (one number per row, top row first)."""
+    or in proportion to `row_heights` (one number per row, top row first). Titles wider
+    than their panel's share of `title_chars` (the characters across the whole figure
+    at its narrowest: 90 at full page width, fewer in a column) break into two lines."""
     columns = max(1, min(columns, n_panels))
     rows = math.ceil(n_panels / columns)
     v_gap = min(0.12, 0.3 / rows) if v_gap is None else v_gap
@@ -147,7 +150,7 @@ def grid(
             color = title_colors[i] if title_colors else None
             annotations.append(
                 {
-                    "text": wrapped_title(titles[i], max(12, round(90 * width))),
+                    "text": wrapped_title(titles[i], max(12, round(title_chars * width))),
                     "x": x0 + width / 2,
                     "y": y1,
                     "yshift": 4,  # clear of the panel's top edge

@@ -110,6 +110,7 @@ def attention_grid_parts(
     head_colors: bool = True,
     max_cells: int = MAX_GRID_CELLS,
     square_cells: bool = False,
+    title_chars: int = 90,
 ) -> tuple[list[dict], dict]:
     """The traces and layout of `attention_grid`, for figures that build on it.
 
@@ -122,7 +123,8 @@ def attention_grid_parts(
     longer than `max_cells` are pooled into blocks; their hover then shows the pooled
     weight only, and their axes the first token number of every few blocks (a label per
     block was an unreadable smear). `square_cells` keeps every cell square, for a map
-    drawn large.
+    drawn large. Titles wider than their map's share of `title_chars` (the characters
+    across the figure at its narrowest: 90 at full page width) break into two lines.
     """
     weights = np.asarray(weights)
     n_heads = weights.shape[0]
@@ -138,10 +140,14 @@ def attention_grid_parts(
     else:
         q_labels, k_labels = unique_labels(query_tokens), unique_labels(key_tokens)
     n_q, n_k = weights.shape[1:]
-    titles = titles or [f"head {h + 1}" for h in range(n_heads)]
     columns = max(1, min(columns, n_heads))
     rows = math.ceil(n_heads / columns)
-    row_gap = max(1, math.ceil(_TITLE_PX * n_q / panel_px))  # room for the titles
+    titles = [
+        wrapped_title(title, max(12, round(title_chars / columns)))
+        for title in titles or [f"head {h + 1}" for h in range(n_heads)]
+    ]
+    title_px = _TITLE_PX + _TITLE_LINE_PX * max(t.count("<br>") for t in titles)
+    row_gap = max(1, math.ceil(title_px * n_q / panel_px))  # room for the titles
     tiles = _Tiles(n_q, n_k, row_gap, col_gap=max(1, round(_MAP_GUTTER * n_k)))
     mask = None if allowed is None else np.broadcast_to(allowed, weights.shape)
     z = np.where(mask, weights, np.nan) if mask is not None else weights
@@ -189,17 +195,13 @@ def attention_grid_parts(
             **({"scaleanchor": "x", "scaleratio": 1} if square_cells else {}),
         },
         "annotations": [
-            tiles.title(
-                wrapped_title(titles[h], max(12, round(90 / columns))),
-                *divmod(h, columns),
-                head_color(h) if head_colors else None,
-            )
+            tiles.title(titles[h], *divmod(h, columns), head_color(h) if head_colors else None)
             for h in range(n_heads)
         ],
         "coloraxis": WEIGHT_AXIS,
         "plot_bgcolor": "white",
         "height": rows * panel_px + 120,
-        "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
+        "margin": {"l": 10, "r": 10, "t": title_px + 20, "b": 10},
         "font": {"size": FONT_SIZE},
     }
     data = [trace]
@@ -253,7 +255,8 @@ _ROLE_TEXT_PX = 18  # room above the top row for the role values
 _FRAME = 0.04  # a frame sits this share of a map outside it
 _OUTLINE = {"color": "#B0B0B0", "width": 1}
 _MAP_GUTTER = 0.12  # space between two maps of a row, per map width
-_TITLE_PX = 30  # room for a map's title above it
+_TITLE_PX = 30  # room for a map's one-line title above it
+_TITLE_LINE_PX = 22  # and for each further line
 _POOLED_TICKS = 8  # token numbers along each side of a pooled map
 
 

@@ -471,9 +471,10 @@ def joint_query_key_figure(
     data = weighted_segments(
         layout.queries[q_index], layout.keys[k_index], weights.ravel(), color, "weight"
     )
-    for coords, tokens, symbol, side in (
-        (layout.queries, query_tokens, QUERY_SYMBOL, "query (decoder)"),
-        (layout.keys, key_tokens, KEY_SYMBOL, "key (encoder)"),
+    # Queries named above, keys below: a query and the key it matches often coincide.
+    for coords, tokens, symbol, side, place in (
+        (layout.queries, query_tokens, QUERY_SYMBOL, "query (decoder)", "top center"),
+        (layout.keys, key_tokens, KEY_SYMBOL, "key (encoder)", "bottom center"),
     ):
         data.append(
             {
@@ -482,7 +483,7 @@ def joint_query_key_figure(
                 "y": np.round(coords[:, 1], 4),
                 "mode": "markers+text",
                 "text": [safe_label(t) for t in tokens],
-                "textposition": "top center",
+                "textposition": place,
                 "marker": {"symbol": symbol, "size": 16, "color": color, "line": {"width": 2}},
                 "name": side,
                 "hovertemplate": f"{side}: %{{text}}<extra></extra>",
@@ -492,28 +493,35 @@ def joint_query_key_figure(
     shown = f"{corr:+.2f}" if np.isfinite(corr) else "n/a (all scores equal)"
     plane = {"showticklabels": False, "zeroline": False}
     fig_layout = {
-        "title": {
+        "title": {  # two lines: one is wider than the picture in a column at 1280 px
             "text": f"{safe_label(title, 40)} · 2-D keeps {100 * layout.variance_kept:.0f} % "
-            f"of the spread · ρ(score, −distance) = {shown}"
+            f"of the spread<br>ρ(score, −distance) = {shown}"
         },
         "xaxis": {**plane, "title": {"text": "PC 1"}},
         "yaxis": {**plane, "title": {"text": "PC 2"}, "scaleanchor": "x"},
         "legend": {"orientation": "h", "y": -0.12, "x": 0},
         "height": 520,
-        "margin": {**MARGIN, "t": 60},
+        "margin": {**MARGIN, "t": 80},
         "font": {"size": FONT_SIZE},
     }
     return figure(data, fig_layout)
 
 
 def collapse_pca_figure(
-    tokens: list[str], panels: list[tuple[str, np.ndarray]], depth: int, columns: int = 2
+    tokens: list[str],
+    panels: list[tuple[str, np.ndarray]],
+    depth: int,
+    columns: int = 2,
+    title_chars: int = 90,
 ) -> go.Figure:
     """The tokens at one depth, one panel per stack variant, PCA in units of the
-    tokens' RMS norm on identical axes: collapsed tokens pile onto one point."""
+    tokens' RMS norm on identical axes: collapsed tokens pile onto one point. The axes
+    are named on the outer edges only; `title_chars` is as in grid.grid."""
     labels = [safe_label(t) for t in tokens]
     titles = [t for t, _ in panels]
-    cells, layout = grid(len(panels), columns, titles, h_gap=0.1, equal_aspect=True)
+    cells, layout = grid(
+        len(panels), columns, titles, h_gap=0.1, equal_aspect=True, title_chars=title_chars
+    )
     reach = max(0.05, *(float(np.abs(c).max()) for _, c in panels)) * 1.2
     data = []
     for cell, (title, coords) in zip(cells, panels, strict=True):
@@ -535,13 +543,13 @@ def collapse_pca_figure(
             )
         )
         axis = {"range": [-reach, reach], "zeroline": False}
-        layout[cell.xaxis].update(axis, title={"text": "PC 1"})
-        layout[cell.yaxis].update(axis, title={"text": "PC 2"})
+        layout[cell.xaxis].update(axis, title={"text": "PC 1" if cell.bottom else None})
+        layout[cell.yaxis].update(axis, title={"text": "PC 2" if cell.col == 0 else None})
     rows = cells[-1].row + 1
     layout.update(
         title={"text": f"the tokens after {depth} layers"},
         height=420 * rows + 80,
-        margin={**MARGIN, "t": 90},
+        margin={**MARGIN, "t": 110},  # the figure title above two-line panel titles
         font={"size": FONT_SIZE},
     )
     return figure(data, layout)
