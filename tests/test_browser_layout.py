@@ -1,7 +1,7 @@
 """Grids stay readable as the heads multiply: in a real Chromium at 1440×900, the panel
 titles of every chart on the Head-spaces and Attention-maps pages never overlap, and
 every token label of the heatmap grids is drawn, none on top of another, at 8, 12 and
-16 heads. The block page's charts in columns keep their titles apart at 1280×720."""
+16 heads. At 1280×720 every page's chart texts keep apart and inside their chart."""
 
 from __future__ import annotations
 
@@ -64,23 +64,35 @@ def test_titles_and_token_labels_keep_their_room(app_url, chromium, page_name, h
     context.close()
 
 
-def test_block_page_titles_fit_at_1280_px(app_url, chromium):
-    """The block page's narrow charts at 1280×720: no two titles in a chart overlap (the
-    small pictures' and the maps' titles break into lines) and every chart's title ends
-    inside its chart."""
+# Each page's charts at its default view (the block page's as in test_browser_block).
+PAGE_CHARTS = {
+    "head_spaces": 5,
+    "attention_maps": 4,
+    "block": BLOCK_CHARTS,
+    "real_model": 3,
+    "why_heads": 9,
+    "heads_needed": 3,
+    "lesson": 1,
+}
+TEXTS = ".annotation-text, .gtitle, .g-xtitle text, .g-ytitle text, .legendtext"
+RIGHT_EDGES = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+    .map(plot => plot.getBoundingClientRect().right)"""
+
+
+@pytest.mark.parametrize("page_name", list(PAGE_CHARTS))
+def test_chart_texts_keep_apart_at_1280_px(app_url, chromium, page_name):
+    """Every page's charts at 1280×720, a lecture hall's projector: no two texts of a
+    chart (titles, panel titles, axis titles, legend entries) overlap, and none runs past
+    the chart's right edge. The block page's narrow charts needed their titles broken
+    into lines (title_chars) and a shorter legend."""
     context = chromium.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
-    page.goto(f"{app_url}/block")
-    wait_until_drawn(page, min_charts=BLOCK_CHARTS)
+    page.goto(f"{app_url}/{page_name}")
+    wait_until_drawn(page, min_charts=PAGE_CHARTS[page_name])
     page.wait_for_timeout(500)
-    charts = page.evaluate(BOXES, ".annotation-text, .gtitle")
-    edges = page.evaluate(
-        """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
-            .map(plot => plot.getBoundingClientRect().right)"""
-    )
-    assert len(charts) == BLOCK_CHARTS
-    for boxes, right in zip(charts, edges, strict=True):
+    charts = page.evaluate(BOXES, TEXTS)
+    assert len(charts) == PAGE_CHARTS[page_name]
+    for boxes, right in zip(charts, page.evaluate(RIGHT_EDGES), strict=True):
         assert not _overlaps(boxes), _overlaps(boxes)[:3]
         assert all(box[2] <= right for box in boxes), [b[4] for b in boxes if b[2] > right]
-    screenshot(page, "layout_block_1280")
     context.close()

@@ -451,7 +451,7 @@ def stream_update_figure(
             "<extra></extra>"
         )
         for values, label, color in (
-            (stream, "‖residual stream‖ before", STREAM_COLOR),
+            (stream, "‖stream‖ before", STREAM_COLOR),  # short: one legend row in a column
             (update, "‖update‖ added", UPDATE_COLOR),
         ):
             data.append(
