@@ -113,6 +113,7 @@ with maps:
             allowed=trace.mask,
             columns=columns,
             panel_px=300 if beside else 320,
+            colorbar_below=beside,
         ),
         key="heatmap_chart",
     )

@@ -53,3 +53,24 @@ def test_colour_bars_and_a_short_legend_widen_the_right_margin():
     assert beside > text_width("head 1", 12) + 40 and below["r"] == 10 and alone == 10
     long = [{**t, "name": "four full-size heads × 64: scores"} for t in lines]
     assert reserved(long, {"margin": {"r": 10}})["margin"]["r"] == 10  # left to Plotly
+
+
+def _low() -> dict:
+    """Axes with a thin bottom margin, as the grids of maps set it."""
+    return {**_axes(), "margin": {"l": 10, "r": 10, "b": 10}}
+
+
+def test_a_colour_bar_along_the_bottom_deepens_the_bottom_margin_not_the_right():
+    traces = [{"type": "heatmap", "z": [[1]], "coloraxis": "coloraxis"}]
+    upright = {**_axes(), "coloraxis": {"colorbar": {"thickness": 12}}}
+    lying = {"orientation": "h", "yref": "container", "thickness": 12, "ypad": 4}
+    titled = {**lying, "title": {"text": "weight", "side": "top", "font": {"size": 14}}}
+    margins = {
+        name: reserved(traces, {**_low(), "coloraxis": {"colorbar": bar}})["margin"]
+        for name, bar in (("lying", lying), ("titled", titled))
+    }
+    bare = reserved(_heatmap(["a"]), _low())["margin"]
+    assert reserved(traces, upright)["margin"]["r"] > bare["r"] + 12
+    assert margins["lying"]["r"] == bare["r"]
+    assert margins["lying"]["b"] >= bare["b"] + 4 + 12 + 12  # pad, bar, a line of ticks
+    assert margins["titled"]["b"] >= margins["lying"]["b"] + 14  # and the title's line

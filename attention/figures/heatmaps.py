@@ -111,6 +111,7 @@ def attention_grid_parts(
     max_cells: int = MAX_GRID_CELLS,
     square_cells: bool = False,
     title_chars: int = 90,
+    colorbar_below: bool = False,
 ) -> tuple[list[dict], dict]:
     """The traces and layout of `attention_grid`, for figures that build on it.
 
@@ -125,6 +126,8 @@ def attention_grid_parts(
     block was an unreadable smear). `square_cells` keeps every cell square, for a map
     drawn large. Titles wider than their map's share of `title_chars` (the characters
     across the figure at its narrowest: 90 at full page width) break into two lines.
+    `colorbar_below` lays the colour bar along the bottom, leaving the width to the maps
+    of a grid drawn in a column.
     """
     weights = np.asarray(weights)
     n_heads = weights.shape[0]
@@ -198,7 +201,11 @@ def attention_grid_parts(
             tiles.title(titles[h], *divmod(h, columns), head_color(h) if head_colors else None)
             for h in range(n_heads)
         ],
-        "coloraxis": WEIGHT_AXIS,
+        "coloraxis": (
+            {**WEIGHT_AXIS, "colorbar": {**WEIGHT_AXIS["colorbar"], **_BAR_BELOW}}
+            if colorbar_below
+            else WEIGHT_AXIS
+        ),
         "plot_bgcolor": "white",
         "height": rows * panel_px + 120,
         "margin": {"l": 10, "r": 10, "t": title_px + 20, "b": 10},
@@ -257,6 +264,19 @@ _OUTLINE = {"color": "#B0B0B0", "width": 1}
 _MAP_GUTTER = 0.12  # space between two maps of a row, per map width
 _TITLE_PX = 30  # room for a map's one-line title above it
 _TITLE_LINE_PX = 22  # and for each further line
+_BAR_BELOW = {  # a colour bar lying along the figure's bottom edge, "weight" above it
+    "orientation": "h",
+    "x": 0,
+    "xanchor": "left",
+    "y": 0,
+    "yref": "container",
+    "yanchor": "bottom",
+    "len": 160,  # px: readable under the narrowest grid too
+    "lenmode": "pixels",
+    "thickness": 12,
+    "ypad": 4,
+    "title": {**WEIGHT_AXIS["colorbar"]["title"], "side": "top"},
+}
 _POOLED_TICKS = 8  # token numbers along each side of a pooled map
 
 

@@ -38,8 +38,9 @@ _TAG = re.compile(r"<[^>]*>")
 
 def reserved(data: list[dict], layout: dict) -> dict:
     """`layout` with each margin at least as wide as what its edge's axes (tick labels,
-    ticks and title), the colour bars, a short legend on the right and a slide caption
-    will take; margins already wider stay as they are."""
+    ticks and title), the colour bars (upright at the right, or lying along the bottom),
+    a short legend on the right and a slide caption will take; margins already wider stay
+    as they are."""
     need = {side: 0.0 for side in DEFAULT_MARGIN}
     for name, axis in layout.items():
         side = _edge(name, axis, layout) if is_axis(name) and axis.get("visible", True) else None
@@ -53,11 +54,12 @@ def reserved(data: list[dict], layout: dict) -> dict:
                 need[end] = max(need[end], overhang if at else 0.0)
     scales = [(axis, "c") for name, axis in layout.items() if name.startswith("coloraxis")]
     scales += [(t, "z") for t in data if t.get("type") == "heatmap" and "coloraxis" not in t]
+    shown = [owner.get("colorbar", {}) for owner, _ in scales if owner.get("showscale", True)]
     for owner, prefix in scales:
         if owner.get("showscale", True):
             need["r"] = max(need["r"], _colorbar_width(owner, prefix))
     need["r"] = max(need["r"], _legend_width(data, layout))
-    need["b"] += _caption_height(layout)
+    need["b"] += _caption_height(layout) + max(map(_bottom_bar_height, shown), default=0.0)
     margin = dict(layout.get("margin", {}))
     for side, px in need.items():
         if px:
@@ -195,6 +197,23 @@ def _tick_labels(name: str, axis: dict, data: list[dict]) -> list[str]:
 def _number(value: object) -> str:
     """A number as wide as Plotly's tick label for it (two digits after the point)."""
     return f"{value:.2f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
+
+
+def _bottom_bar_height(bar: dict) -> float:
+    """The band a horizontal colour bar along the container's bottom keeps below what
+    the axes there push: padding, bar, outline, a line of tick labels and its title's
+    line when the title sits on top."""
+    if bar.get("orientation", "v") != "h" or bar.get("yref") != "container":
+        return 0.0
+    title = bar.get("title", {})
+    title_px = LINE_EM * title.get("font", {}).get("size", 14) if title.get("side") == "top" else 0
+    return (
+        bar.get("ypad", 10)
+        + bar.get("thickness", 30)
+        + 2 * bar.get("outlinewidth", 1)
+        + LINE_EM * bar.get("tickfont", {}).get("size", 12)
+        + title_px
+    )
 
 
 def _flat(values: object) -> list:
