@@ -40,10 +40,11 @@ NORMS = {
 }
 ACTIVATIONS = {"GELU": "gelu", "ReLU": "relu"}
 EXAMPLES = {example.label: example for example in translation.EXAMPLES}
-# Title characters across a figure at 1280 px (grid.grid's `title_chars`), measured in
-# screenshots: in half the page, and in the maps' three fifths beside the heads' list.
-HALF_PAGE_TITLE_CHARS = 36
-MAPS_COLUMN_TITLE_CHARS = 34
+# Title characters across a figure in a 1024-px window (grid.grid's `title_chars`): in
+# half the page, and in the maps' three fifths beside the heads' list (at 1280 px 36
+# and 34 were measured to fit; the column is 0.73 times as wide at 1024 px).
+HALF_PAGE_TITLE_CHARS = 26
+MAPS_COLUMN_TITLE_CHARS = 25
 
 
 def _use_example() -> None:
@@ -87,6 +88,7 @@ def _maps_beside_heads(
                 columns=2,
                 panel_px=260,
                 title_chars=MAPS_COLUMN_TITLE_CHARS,
+                colorbar_below=True,
                 **grid_options,
             ),
             key=f"block_{kind}",
@@ -331,7 +333,7 @@ def why_the_residual_matters(scenario: Scenario, run: ScenarioRun) -> None:
         column.metric(
             label, f"{distances[depth]:.1e}", help=f"distance from rank 1 at depth {depth}"
         )
-    curves, pictures = st.columns(2)
+    curves, remark = st.columns(2)
     with curves:
         show_chart(
             rank_collapse_figure(
@@ -348,22 +350,15 @@ def why_the_residual_matters(scenario: Scenario, run: ScenarioRun) -> None:
             ),
             key="block_collapse",
         )
-        st.markdown(collapse_sentences(collapse, stack_label))
-    with pictures:
-        show_chart(
-            collapse_pca_figure(
-                tokens,
-                collapse.pictures(depth),
-                depth,
-                title_chars=HALF_PAGE_TITLE_CHARS,
-            ),
-            key="block_collapse_pca",
-        )
-        st.caption(
-            "PCA of the tokens at the chosen depth, in units of their average length, on the "
-            "same axes in all four panels. Dong et al. use an ℓ1/ℓ∞ norm without dividing by "
-            "‖X‖; the ratio here is scale-free, because the residual stream grows with depth."
-        )
+    remark.markdown(collapse_sentences(collapse, stack_label))
+    show_chart(
+        collapse_pca_figure(tokens, collapse.pictures(depth), depth), key="block_collapse_pca"
+    )
+    st.caption(
+        "PCA of the tokens at the chosen depth, in units of their average length, on the "
+        "same axes in all four panels. Dong et al. use an ℓ1/ℓ∞ norm without dividing by "
+        "‖X‖; the ratio here is scale-free, because the residual stream grows with depth."
+    )
 
 
 def _you_remark(example: translation.TranslationTrace) -> str:

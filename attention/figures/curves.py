@@ -21,11 +21,13 @@ from attention.experiments.slicing import own_slice_share
 from attention.experiments.two_targets import ONE_HEAD_FLOOR, TwoTargetResult
 from attention.figures.grid import (
     MARGIN,
+    PAGE_TITLE_CHARS,
     figure,
     framed_layout,
     grid,
     horizontal_line,
     line_label,
+    titles_margin,
     vertical_line,
 )
 from attention.figures.palette import FONT_SIZE, TOKEN_COLOR, head_color, with_alpha
@@ -61,13 +63,17 @@ def _note_above(x: float, text: str, **style: object) -> dict:
 # The cost of heads ------------------------------------------------------------------
 
 
-def cost_bars(layouts: Sequence[LayoutCost], n_tokens: int) -> go.Figure:
-    """Parameters and multiply-adds (projections | scores) of each layout, side by side."""
+def cost_bars(
+    layouts: Sequence[LayoutCost], n_tokens: int, title_chars: int = PAGE_TITLE_CHARS
+) -> go.Figure:
+    """Parameters (top) and multiply-adds (projections | scores, below) of each layout,
+    one above the other so each gets a half page's width; `title_chars` as in grid.grid."""
     labels = [row.label for row in layouts]
-    (left, right), layout = grid(2, 2, ["Parameters", f"Multiply-adds, n = {n_tokens}"], h_gap=0.22)
+    titles = ["Parameters", f"Multiply-adds, n = {n_tokens}"]
+    (top, below), layout = grid(2, 1, titles, v_gap=0.3, title_chars=title_chars)
     bar = {"type": "bar", "y": labels, "orientation": "h"}
     data = [
-        left.place(
+        top.place(
             {
                 **bar,
                 "x": [row.cost.params for row in layouts],
@@ -85,7 +91,7 @@ def cost_bars(layouts: Sequence[LayoutCost], n_tokens: int) -> go.Figure:
     for part, (name, values) in parts.items():
         style = PART_STYLES[part]
         data.append(
-            right.place(
+            below.place(
                 {
                     **bar,
                     "x": values,
@@ -95,12 +101,11 @@ def cost_bars(layouts: Sequence[LayoutCost], n_tokens: int) -> go.Figure:
                 }
             )
         )
-    for panel, title in ((left, "parameters"), (right, "multiply-adds")):
+    for panel in (top, below):
         layout[panel.yaxis].update(autorange="reversed", type="category")
-        layout[panel.xaxis]["title"] = {"text": title}
-    layout[right.yaxis]["showticklabels"] = False
-    layout.update(barmode="stack", legend={"orientation": "h", "y": -0.45})
-    return figure(data, framed_layout(layout, 380))
+    margin = titles_margin(layout)
+    layout.update(barmode="stack", legend={"orientation": "h", "y": -0.2})
+    return figure(data, framed_layout(layout, 460, margin))
 
 
 def cost_by_length_chart(
@@ -451,8 +456,8 @@ def stream_update_figure(
             "<extra></extra>"
         )
         for values, label, color in (
-            (stream, "‖stream‖ before", STREAM_COLOR),  # short: one legend row in a column
-            (update, "‖update‖ added", UPDATE_COLOR),
+            (stream, "‖stream‖", STREAM_COLOR),  # short: one legend row in a column
+            (update, "‖update‖", UPDATE_COLOR),  # at 1024 px too
         ):
             data.append(
                 panel.place(
@@ -480,8 +485,9 @@ def stream_update_figure(
         barmode="group",
         bargap=0.25,
         height=190 * len(sublayers) + 170,
+        # Two rows deep where the column is narrow (1024 px): one row needs 80.
         legend={"orientation": "h", "x": 0, "y": 0.99, "yanchor": "top", "yref": "container"},
-        margin={"l": 10, "r": 10, "t": 80, "b": 10},
+        margin={"l": 10, "r": 10, "t": 100, "b": 10},
         font={"size": FONT_SIZE},
     )
     return figure(data, layout)
@@ -532,14 +538,14 @@ def rank_collapse_figure(
                 "x": 1,
                 "xref": "paper",
                 "y": math.log10(FLOAT64_FLOOR),
-                "text": "float64 rounding: identical tokens",
+                "text": "float64 rounding:<br>identical tokens",  # fits half of 1024 px
                 "showarrow": False,
                 "xanchor": "right",
                 "yanchor": "top",
                 "font": {"color": NO_RESIDUAL_COLOR},
             }
         ],
-        "xaxis": {"title": {"text": "depth (layers stacked)"}, "dtick": 2},
+        "xaxis": {"title": {"text": "depth (layers stacked)"}, "tick0": 0},  # Plotly's step
         "yaxis": {
             "title": {"text": "distance from rank 1, ‖X − 1x̄ᵀ‖ / ‖X‖"},
             "type": "log",
@@ -601,8 +607,9 @@ def layer_ratio_figure(ratios: np.ndarray) -> go.Figure:
             "rangemode": "tozero",
             "gridcolor": "#EEEEEE",
         },
-        "legend": {"orientation": "h", "y": -0.2, "yanchor": "top"},
-        "margin": MARGIN,
+        # On top, two rows deep: four long entries take two rows from 705 to 1121 px.
+        "legend": {"orientation": "h", "x": 0, "y": 1, "yanchor": "top", "yref": "container"},
+        "margin": {**MARGIN, "t": 70},
     }
     return figure(data, layout)
 

@@ -20,6 +20,12 @@ from attention.figures.palette import FONT_SIZE
 from attention.figures.theme import layout_name, themed
 
 MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}  # figures fill the page's column
+# Title characters across the page's main column in the narrowest window the pages are
+# laid out for: 1024 px with the sidebar open leaves a 705-px column (1280 px: 961 px,
+# where 90 characters were measured to fit). A figure in part of the column takes that
+# share of them.
+PAGE_TITLE_CHARS = 66
+TITLE_LINE_PX = 22  # a title line's height at the figures' font size
 CHART_MARGIN = {**MARGIN, "t": 60}
 AXIS_FRAME = {"showline": True, "linecolor": "#888888", "gridcolor": "#EEEEEE"}
 # Streamlit draws every new figure in a newly mounted chart (its element id hashes the
@@ -122,13 +128,14 @@ def grid(
     v_gap: float | None = None,
     equal_aspect: bool = False,
     row_heights: list[float] | None = None,
-    title_chars: int = 90,
+    title_chars: int = PAGE_TITLE_CHARS,
 ) -> tuple[list[Panel], dict]:
     """Panels in rows of `columns`, head 1 top left, and a layout with their axes
     (domains and anchors) and a title above each panel. Rows share the height equally,
     or in proportion to `row_heights` (one number per row, top row first). Titles wider
     than their panel's share of `title_chars` (the characters across the whole figure
-    at its narrowest: 90 at full page width, fewer in a column) break into two lines."""
+    at its narrowest: PAGE_TITLE_CHARS at full page width, fewer in a column) break
+    into lines."""
     columns = max(1, min(columns, n_panels))
     rows = math.ceil(n_panels / columns)
     v_gap = min(0.12, 0.3 / rows) if v_gap is None else v_gap
@@ -169,13 +176,43 @@ def grid(
 
 
 def wrapped_title(title: str, chars: int) -> str:
-    """A panel title longer than `chars` broken once at the space nearest its middle,
-    so neighbouring titles in narrow panels do not run into each other."""
-    if "<br>" in title or len(title) <= chars or " " not in title:
-        return title
-    middle = len(title) // 2
-    cut = min((i for i, c in enumerate(title) if c == " "), key=lambda i: abs(i - middle))
-    return title[:cut] + "<br>" + title[cut + 1 :]
+    """A title whose lines run longer than `chars` broken at spaces into as few lines as
+    hold them, of about equal length, so neighbouring titles in narrow panels keep apart;
+    line breaks already there stay."""
+    return "<br>".join(_wrapped_line(line, chars) for line in title.split("<br>"))
+
+
+def _wrapped_line(line: str, chars: int) -> str:
+    spaces = [i for i, c in enumerate(line) if c == " " and not line[i + 1 :].startswith("·")]
+    if len(line) <= chars or not spaces:
+        return line
+    lines = math.ceil(len(line) / chars)
+    targets = [k * len(line) / lines for k in range(1, lines)]
+    cuts = sorted({min(spaces, key=lambda i, t=t: abs(i - t)) for t in targets})
+    starts = [0, *(cut + 1 for cut in cuts)]
+    return "<br>".join(line[a:b] for a, b in zip(starts, [*cuts, len(line)], strict=True))
+
+
+def title_lines(text: str) -> int:
+    """How many lines a Plotly text takes."""
+    return text.count("<br>") + 1
+
+
+def titles_margin(layout: dict) -> dict:
+    """CHART_MARGIN with its top deep enough for the longest panel title `grid` wrote."""
+    lines = max((title_lines(a["text"]) for a in layout.get("annotations", [])), default=1)
+    return {**CHART_MARGIN, "t": max(CHART_MARGIN["t"], 20 + TITLE_LINE_PX * lines)}
+
+
+def titled(layout: dict, text: str, share: float = 1.0, size: int = FONT_SIZE + 2) -> dict:
+    """`layout` with the figure title `text` at font `size`, broken into lines to fit a
+    figure `share` of the page's column wide in the narrowest window, and its top margin
+    deeper by a line for each line past the first."""
+    chars = round(PAGE_TITLE_CHARS * share * FONT_SIZE / size)
+    wrapped = wrapped_title(text, chars)
+    margin = {**MARGIN, **layout.get("margin", {})}
+    margin["t"] += TITLE_LINE_PX * (title_lines(wrapped) - 1)
+    return {**layout, "title": {"text": wrapped, "font": {"size": size}}, "margin": margin}
 
 
 def framed_layout(layout: dict, height: int, margin: dict | None = None, **extra) -> dict:

@@ -25,6 +25,8 @@ from attention.experiments.slicing import sliced, stacked
 from attention.experiments.training.train import Comparison
 from attention.figures.grid import (
     MARGIN,
+    PAGE_TITLE_CHARS,
+    TITLE_LINE_PX,
     Panel,
     figure,
     framed_layout,
@@ -32,6 +34,9 @@ from attention.figures.grid import (
     rectangles_path,
     tiled,
     tiled_labels,
+    title_lines,
+    titled,
+    titles_margin,
     wrapped_title,
 )
 from attention.figures.palette import (
@@ -110,7 +115,7 @@ def attention_grid_parts(
     head_colors: bool = True,
     max_cells: int = MAX_GRID_CELLS,
     square_cells: bool = False,
-    title_chars: int = 90,
+    title_chars: int = PAGE_TITLE_CHARS,
     colorbar_below: bool = False,
 ) -> tuple[list[dict], dict]:
     """The traces and layout of `attention_grid`, for figures that build on it.
@@ -125,7 +130,8 @@ def attention_grid_parts(
     weight only, and their axes the first token number of every few blocks (a label per
     block was an unreadable smear). `square_cells` keeps every cell square, for a map
     drawn large. Titles wider than their map's share of `title_chars` (the characters
-    across the figure at its narrowest: 90 at full page width) break into two lines.
+    across the figure at its narrowest: PAGE_TITLE_CHARS at full page width) break into
+    lines.
     `colorbar_below` lays the colour bar along the bottom, leaving the width to the maps
     of a grid drawn in a column.
     """
@@ -149,7 +155,7 @@ def attention_grid_parts(
         wrapped_title(title, max(12, round(title_chars / columns)))
         for title in titles or [f"head {h + 1}" for h in range(n_heads)]
     ]
-    title_px = _TITLE_PX + _TITLE_LINE_PX * max(t.count("<br>") for t in titles)
+    title_px = _TITLE_PX + TITLE_LINE_PX * (max(map(title_lines, titles)) - 1)
     row_gap = max(1, math.ceil(title_px * n_q / panel_px))  # room for the titles
     tiles = _Tiles(n_q, n_k, row_gap, col_gap=max(1, round(_MAP_GUTTER * n_k)))
     mask = None if allowed is None else np.broadcast_to(allowed, weights.shape)
@@ -263,7 +269,6 @@ _FRAME = 0.04  # a frame sits this share of a map outside it
 _OUTLINE = {"color": "#B0B0B0", "width": 1}
 _MAP_GUTTER = 0.12  # space between two maps of a row, per map width
 _TITLE_PX = 30  # room for a map's one-line title above it
-_TITLE_LINE_PX = 22  # and for each further line
 _BAR_BELOW = {  # a colour bar lying along the figure's bottom edge, "weight" above it
     "orientation": "h",
     "x": 0,
@@ -320,7 +325,7 @@ def head_grid_figure(
     layout.update(
         annotations=[
             {
-                "text": f"head {head + 1}",
+                "text": f"head<br>{head + 1}",  # two short lines: 12 fit at 1024 px
                 "xref": "x",
                 "yref": "paper",
                 "x": tiles.col_middle(head),
@@ -328,13 +333,13 @@ def head_grid_figure(
                 "yanchor": "bottom",
                 "yshift": role_px,
                 "showarrow": False,
-                "font": {"color": head_color(head), "size": FONT_SIZE - 3},  # 12 fit 1280 px
+                "font": {"color": head_color(head), "size": FONT_SIZE - 3},
             }
             for head in range(heads)
         ],
         coloraxis={**WEIGHT_AXIS, "colorbar": {**WEIGHT_AXIS["colorbar"], "len": 0.6}},
         height=layers * GRID_CELL_PX + 110,
-        margin={"l": 70, "r": 10, "t": 40 + role_px, "b": 40},
+        margin={"l": 70, "r": 10, "t": 54 + role_px, "b": 40},
         font={"size": FONT_SIZE},
         plot_bgcolor="white",
     )
@@ -618,9 +623,9 @@ def concat_figure(
     rows = {"autorange": "reversed", "type": "category"}
     layout[left.xaxis].update(
         showticklabels=False,
-        title={"text": f"concatenated heads: {n_heads} × {d_head} = {width} numbers"},
-    )
-    layout[right.xaxis].update(title={"text": f"× W_O → update: {update.shape[1]} numbers"})
+        title={"text": f"concatenated heads:<br>{n_heads} × {d_head} = {width} numbers"},
+    )  # two lines each: the two titles keep apart in a 1024-px window
+    layout[right.xaxis].update(title={"text": f"× W_O → update:<br>{update.shape[1]} numbers"})
     layout[left.yaxis].update(rows, title={"text": "token"})
     layout[right.yaxis].update(rows, showticklabels=False)
     layout.update(
@@ -640,19 +645,20 @@ def hidden_figure(tokens: list[str], hidden: np.ndarray, activation: str) -> go.
     colors = signed_axis(hidden, title="value", on_trace=True)
     data = [_value_heatmap(hidden, units, labels, "unit", colors)]
     layout = {
-        "title": {"text": f"{activation.upper()} hidden units: {100 * active:.0f} % of them > 0"},
         "xaxis": {"title": {"text": f"hidden unit (d_ff = {hidden.shape[1]})"}},
         "yaxis": {"title": {"text": "token"}, "autorange": "reversed", "type": "category"},
         "height": _rows_px(len(tokens)) + 150,
         "margin": {**MARGIN, "t": 60},
         "font": {"size": FONT_SIZE},
     }
-    return figure(data, layout)
+    title = f"{activation.upper()} hidden units: {100 * active:.0f} % of them > 0"
+    return figure(data, titled(layout, title, share=0.5))
 
 
-def slicing_figure(w_q: np.ndarray) -> go.Figure:
+def slicing_figure(w_q: np.ndarray, title_chars: int = PAGE_TITLE_CHARS) -> go.Figure:
     """W_Q (h, d_model, d_head) as one d_model × h·d_head matrix, each head's column block
-    under a bar of its colour (left), beside the block-diagonal matrix slicing would mean."""
+    under a bar of its colour (left), beside the block-diagonal matrix slicing would mean;
+    `title_chars` as in grid.grid."""
     n_heads, d_model, d_head = w_q.shape
     whole, cut = stacked(w_q), stacked(sliced(w_q))
     custom = np.broadcast_to(np.arange(n_heads * d_head) // d_head + 1, whole.shape)
@@ -660,7 +666,8 @@ def slicing_figure(w_q: np.ndarray) -> go.Figure:
         "W_Q as it is: every head reads every coordinate",
         "If heads sliced the embedding (not what happens)",
     ]
-    panels, layout = grid(2, 2, titles, h_gap=0.08)
+    panels, layout = grid(2, 2, titles, h_gap=0.08, title_chars=title_chars)
+    margin = titles_margin(layout)
     data, shapes, notes = [], [], []
     for panel, matrix in zip(panels, (whole, cut), strict=True):
         data.append(
@@ -704,13 +711,14 @@ def slicing_figure(w_q: np.ndarray) -> go.Figure:
             if h:
                 shapes.append(_vertical_line(x0, panel, {"color": "#333333", "width": 1}))
         layout[panel.xaxis].update(
-            title={"text": "column of W_Q (head blocks, head 1 first)"}, showgrid=False
+            title={"text": "column of W_Q"},
+            showgrid=False,  # short: two fit in half a page
         )
         layout[panel.yaxis].update(autorange="reversed", showgrid=False)
     layout[panels[0].yaxis]["title"] = {"text": "input coordinate"}
     layout["annotations"] += notes
     layout.update(shapes=shapes, coloraxis=signed_axis(whole, title="weight"))
-    return figure(data, framed_layout(layout, min(720, 260 + 6 * d_model)))
+    return figure(data, framed_layout(layout, min(720, 260 + 6 * d_model), margin))
 
 
 def _vertical_line(x: float, panel: Panel, line: dict) -> dict:

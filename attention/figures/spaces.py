@@ -13,7 +13,15 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
 from attention.engine import AttentionTrace
-from attention.figures.grid import MARGIN, Panel, figure, grid
+from attention.figures.grid import (
+    MARGIN,
+    PAGE_TITLE_CHARS,
+    Panel,
+    figure,
+    grid,
+    titled,
+    titles_margin,
+)
 from attention.figures.lines import weighted_segments
 from attention.figures.palette import (
     FOCUS_COLOR,
@@ -111,7 +119,6 @@ def before_figure(before: Layout2D, tokens: list[str], focus: int) -> go.Figure:
     panels, layout = grid(1, 1, equal_aspect=True)
     _plane_axes(layout, panels)
     layout.update(
-        title={"text": f"Before: the token vectors (variance kept {before.variance_kept:.0%})"},
         height=460,
         font={"size": FONT_SIZE},
         showlegend=False,
@@ -120,7 +127,8 @@ def before_figure(before: Layout2D, tokens: list[str], focus: int) -> go.Figure:
         clickmode="event+select",
         dragmode="pan",
     )
-    return figure(data, layout)
+    title = f"Before: the token vectors (variance kept {before.variance_kept:.0%})"
+    return figure(data, titled(layout, title, share=0.5))
 
 
 PANEL_X_TITLE = "PC 1 of each head's own PCA"
@@ -511,12 +519,13 @@ def collapse_pca_figure(
     tokens: list[str],
     panels: list[tuple[str, np.ndarray]],
     depth: int,
-    columns: int = 2,
-    title_chars: int = 90,
+    columns: int = 4,
+    title_chars: int = PAGE_TITLE_CHARS,
 ) -> go.Figure:
     """The tokens at one depth, one panel per stack variant, PCA in units of the
     tokens' RMS norm on identical axes: collapsed tokens pile onto one point. The axes
-    are named on the outer edges only; `title_chars` is as in grid.grid."""
+    are named on the outer edges only; `title_chars` is as in grid.grid. Four square
+    panels across the page are ~150 px each in a 1024-px window, 250 px at 1440 px."""
     labels = [safe_label(t) for t in tokens]
     titles = [t for t, _ in panels]
     cells, layout = grid(
@@ -548,8 +557,8 @@ def collapse_pca_figure(
     rows = cells[-1].row + 1
     layout.update(
         title={"text": f"the tokens after {depth} layers"},
-        height=420 * rows + 80,
-        margin={**MARGIN, "t": 110},  # the figure title above two-line panel titles
+        height=(1200 // columns) * rows + 80,
+        margin={**MARGIN, "t": titles_margin(layout)["t"] + 46},  # the figure title above
         font={"size": FONT_SIZE},
     )
     return figure(data, layout)
@@ -603,11 +612,6 @@ def layer_path_figure(
         )
     axis = {"zeroline": False, "showgrid": True, "gridcolor": "#EEEEEE"}
     fig_layout = {
-        "title": {
-            "text": f"One PCA of all {steps} hidden states: the two axes keep "
-            f"{layout.variance_kept:.0%} of their variance",
-            "font": {"size": FONT_SIZE + 2},
-        },
         "xaxis": {"title": {"text": "principal axis 1"}, **axis},
         "yaxis": {"title": {"text": "principal axis 2"}, **axis},
         "legend": {"title": {"text": "hidden state"}},
@@ -616,7 +620,11 @@ def layer_path_figure(
         "margin": {"l": 60, "r": 10, "t": 60, "b": 50},
         "plot_bgcolor": "white",
     }
-    return figure(data, fig_layout)
+    title = (
+        f"One PCA of all {steps} hidden states: the two axes keep "
+        f"{layout.variance_kept:.0%} of their variance"
+    )
+    return figure(data, titled(fig_layout, title))
 
 
 def _marked(
