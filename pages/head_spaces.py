@@ -1,9 +1,10 @@
 """Head spaces: the token points before and after each head's projection, where each
-head's queries meet its keys, what each head hands back, and the heatmaps beside them."""
+head's queries meet its keys, what each head hands back, and the heatmaps with them."""
 
 import streamlit as st
 
 from attention.cost import attention_cost
+from attention.figures.grid import PAGE_TITLE_CHARS
 from attention.figures.heatmaps import attention_grid
 from attention.figures.spaces import before_figure, head_space_figure, motion_figure, values_figure
 from attention.figures.tables import neighbour_table, rank_correlation_table
@@ -57,10 +58,12 @@ run = scenario_run(scenario)
 tokens, trace, focus = run.tokens, run.trace, scenario.focus
 spaces = data.spaces(scenario)
 n_heads = run.mha.n_heads
-# Up to 4 heads the maps sit beside the pictures; more heads get the full width each, in
-# rows of 4, so every title and every token label keeps its room.
-beside = n_heads <= 4
-columns = 2 if beside else 4
+# One or two heads: each head's picture beside its map, a row per head. More: the
+# pictures across the full width in rows of 4 (head h above head h's map), so a picture
+# keeps ~150 px and its titles their room even in a 1024-px window beside the sidebar.
+beside = n_heads <= 2
+columns = 1 if beside else 4
+title_chars = PAGE_TITLE_CHARS // 2 if beside else PAGE_TITLE_CHARS
 
 st.title("Head spaces")
 st.caption(run.source)
@@ -101,7 +104,9 @@ st.caption(cost_sentence(run.mha, len(tokens)))
 pictures, maps = st.columns(2) if beside else (st.container(), st.container())
 with pictures:
     show_chart(
-        head_space_figure(spaces, tokens, trace.weights, focus, columns=columns),
+        head_space_figure(
+            spaces, tokens, trace.weights, focus, columns=columns, title_chars=title_chars
+        ),
         key="head_space_chart",
     )
 with maps:
@@ -113,6 +118,7 @@ with maps:
             allowed=trace.mask,
             columns=columns,
             panel_px=300 if beside else 320,
+            title_chars=title_chars,
             colorbar_below=beside,
         ),
         key="heatmap_chart",

@@ -83,19 +83,11 @@ RIGHT_EDGES = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
     .map(plot => plot.getBoundingClientRect().right)"""
 
 
-# Head spaces beside its maps (up to 4 heads) gives each head's picture ~100 px in a
-# 1024-px window: its two-line titles do not fit there, and the page is not laid out anew
-# for narrow windows (Streamlit tells the server nothing of the window's width).
-CRAMPED = pytest.mark.xfail(strict=True, reason="Head spaces' pictures at 1024 px")
 WINDOWS = [(1280, 720), (1024, 768)]
-PAGES_IN_WINDOWS = [
-    pytest.param(name, size, marks=CRAMPED if (name, size[0]) == ("head_spaces", 1024) else ())
-    for size in WINDOWS
-    for name in PAGE_CHARTS
-]
 
 
-@pytest.mark.parametrize(("page_name", "window"), PAGES_IN_WINDOWS)
+@pytest.mark.parametrize("window", WINDOWS)
+@pytest.mark.parametrize("page_name", PAGE_CHARTS)
 def test_chart_texts_keep_apart(app_url, chromium, page_name, window):
     """Every page's charts at 1280×720, a lecture hall's projector, and 1024×768, an old
     one or a tablet: no two texts of a chart (titles, panel titles, axis titles, legend

@@ -607,7 +607,8 @@ def layer_ratio_figure(ratios: np.ndarray) -> go.Figure:
             "rangemode": "tozero",
             "gridcolor": "#EEEEEE",
         },
-        # On top, two rows deep: four long entries take two rows from 705 to 1121 px.
+        # On top, two rows deep: four long entries take two rows in a 535- to 951-px
+        # column (1024- to 1440-px windows).
         "legend": {"orientation": "h", "x": 0, "y": 1, "yanchor": "top", "yref": "container"},
         "margin": {**MARGIN, "t": 70},
     }

@@ -21,9 +21,9 @@ from attention.figures.theme import layout_name, themed
 
 MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}  # figures fill the page's column
 # Title characters across the page's main column in the narrowest window the pages are
-# laid out for: 1024 px with the sidebar open leaves a 705-px column (1280 px: 961 px,
-# where 90 characters were measured to fit). A figure in part of the column takes that
-# share of them.
+# laid out for: 1024 px with the sidebar open leaves charts a 535-px column (1280 px:
+# 791 px, where 90 characters were measured to fit). A figure in part of the column
+# takes that share of them.
 PAGE_TITLE_CHARS = 66
 TITLE_LINE_PX = 22  # a title line's height at the figures' font size
 CHART_MARGIN = {**MARGIN, "t": 60}

@@ -19,8 +19,10 @@ from attention.figures.grid import (
     Panel,
     figure,
     grid,
+    title_lines,
     titled,
     titles_margin,
+    wrapped_title,
 )
 from attention.figures.lines import weighted_segments
 from attention.figures.palette import (
@@ -218,18 +220,25 @@ def head_space_figure(
     columns: int = 4,
     heads: list[int] | None = None,
     tile_px: int = PlaneTiles.tile_px,
+    title_chars: int = PAGE_TITLE_CHARS,
 ) -> go.Figure:
     """One tile per head: its queries (●) and keys (◇) in one joint 2-D layout, and the
     focus token's query joined to every key by a line as wide as its attention weight.
-    `weights` (h, n, n) are the shown heads' own; `heads` numbers them (0-based)."""
+    `weights` (h, n, n) are the shown heads' own; `heads` numbers them (0-based). Titles
+    wider than a tile's share of `title_chars` (the characters across the figure at its
+    narrowest) break into lines."""
     heads = _head_numbers(spaces, heads)
     labels, n = [safe_label(t) for t in tokens], len(tokens)
+    chars = max(12, round(title_chars / min(columns, len(heads))))
     titles = [
-        f"head {h + 1} · var {s.variance_kept:.0%}<br>ρ 2-D {_fmt(s.rho.picture)} · "
-        f"own {_fmt(s.rho.head_space)}"
+        wrapped_title(
+            f"head {h + 1} · var {s.variance_kept:.0%}<br>ρ 2-D {_fmt(s.rho.picture)} · "
+            f"own {_fmt(s.rho.head_space)}",
+            chars,
+        )
         for h, s in zip(heads, spaces.heads, strict=True)
     ]
-    tiles = PlaneTiles(len(heads), columns, tile_px)
+    tiles = PlaneTiles(len(heads), columns, tile_px, max(map(title_lines, titles)))
     queries, keys = tiles.stack(
         [np.vstack([s.queries, s.keys]) for s in spaces.heads],
         [s.queries for s in spaces.heads],
@@ -427,7 +436,9 @@ def motion_figure(
             "scaleanchor": "x",
             "scaleratio": 1,
         },
-        "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"},
+        # No legend: the page's caption names ● and ◇, and in a half column at 1024 px
+        # a legend beside the buttons ran under them.
+        "showlegend": False,
         "margin": {"l": 10, "r": 10, "t": 110, "b": 130},  # b: the slider's whole depth
         "updatemenus": [
             {
