@@ -54,10 +54,11 @@ def same_cost(mha: MultiHeadAttention, n_tokens: int) -> None:
         "query gets."
     )
     st.latex(
-        r"\text{params} = 4\,d_{\text{model}}\,(h\,d_{\text{head}})"
-        r"\quad\text{scores: } h\,n^2 d_{\text{head}}"
-        r"\quad\xrightarrow{\;d_{\text{head}} = d_{\text{model}}/h\;}\quad"
+        r"\begin{gathered}\text{params} = 4\,d_{\text{model}}\,(h\,d_{\text{head}})"
+        r"\quad\text{scores: } h\,n^2 d_{\text{head}} \\"
+        r"\xrightarrow{\;d_{\text{head}} = d_{\text{model}}/h\;}\quad"
         r"4\,d_{\text{model}}^2 \text{ and } n^2 d_{\text{model}}\text{ for every } h"
+        r"\end{gathered}"
     )
     try:
         layouts = compare_layouts(mha.d_model, mha.n_heads, n_tokens, bias=mha.bias)
@@ -95,8 +96,9 @@ def one_distribution_per_head(scenario: Scenario, run: ScenarioRun) -> None:
         "missing from the other:"
     )
     st.latex(
-        r"o = \sum_j w_j v_j,\quad \sum_j w_j = 1 \;\Rightarrow\; w_a + w_b \le 1"
-        r"\;\Rightarrow\; -\tfrac12(\log w_a + \log w_b) \ge \log 2"
+        r"\begin{gathered}o = \sum_j w_j v_j,\quad \sum_j w_j = 1 \;\Rightarrow\;"
+        r" w_a + w_b \le 1 \\ \Rightarrow\; -\tfrac12(\log w_a + \log w_b) \ge \log 2"
+        r"\end{gathered}"
     )
     n = len(tokens)
     if n < 3:
@@ -149,8 +151,11 @@ def one_distribution_per_head(scenario: Scenario, run: ScenarioRun) -> None:
         show_chart(curves.two_target_curves(result), "wh_two_curves")
     with right:
         one, two = result.one_head_fetch, result.two_heads_fetch
-        st.metric("One head: weight on each target", f"{one[0]:.0%} and {one[1]:.0%}")
-        st.metric("Two heads: weight on each target", f"{two[0]:.0%} and {two[1]:.0%}")
+        st.markdown(
+            f"**One head** puts **{one[0]:.0%}** of its weight on the first target and "
+            f"**{one[1]:.0%}** on the second.\n\n**Two heads**: head 1 puts **{two[0]:.0%}** "
+            f"on the first, head 2 **{two[1]:.0%}** on the second."
+        )
         st.caption(
             "One head can at best split its weight in half; two heads each fetch their "
             "token at (nearly) full strength, for the same number of parameters."
@@ -180,9 +185,9 @@ def rank_limit(seed: int, mha: MultiHeadAttention) -> None:
         "every d_head from 1 to n and keep the best of two starts."
     )
     st.latex(
-        r"S = \frac{X W_Q W_K^{\top} X^{\top}}{\sqrt{d_{\text{head}}}},\quad"
-        r"\operatorname{rank} S \le \min(d_{\text{head}}, d_{\text{model}}),\quad"
-        r"\log A = S - c\,\mathbf 1^{\top}"
+        r"\begin{gathered}S = \frac{X W_Q W_K^{\top} X^{\top}}{\sqrt{d_{\text{head}}}},\quad"
+        r"\operatorname{rank} S \le \min(d_{\text{head}}, d_{\text{model}}) \\"
+        r"\log A = S - c\,\mathbf 1^{\top}\end{gathered}"
     )
     cols = st.columns([2, 1, 2])
     kinds = {**PATTERNS, "drawn": "drawn by you: tick the keys each query attends to"}
@@ -317,9 +322,9 @@ def train_and_compare(seed: int) -> Trained | None:
         "from the same seed:"
     )
     st.latex(
-        r"\text{(a) } 1\times d \quad \text{(b) } h \times \tfrac{d}{h} \quad"
-        r"\text{(c) } h \times d \quad \text{(d) } h \times \tfrac{d}{h}"
-        r"\text{, head } i \text{ reads only } x_{[i d/h,\,(i+1) d/h)}"
+        r"\begin{gathered}\text{(a) } 1\times d \quad \text{(b) } h \times \tfrac{d}{h} \quad"
+        r"\text{(c) } h \times d \\ \text{(d) } h \times \tfrac{d}{h}"
+        r"\text{, head } i \text{ reads only } x_{[i d/h,\,(i+1) d/h)}\end{gathered}"
     )
     st.caption(
         "About the noise: without it, one head can split its weight between "
@@ -434,8 +439,9 @@ def heads_read_the_whole_vector(mha: MultiHeadAttention, trained: Trained | None
         "of columns, so each head projects the **whole** vector."
     )
     st.latex(
-        r"q^{(i)} = x\,W_Q^{(i)} = \sum_{j=1}^{d_{\text{model}}} x_j\, W_Q^{(i)}[j,:]"
-        r"\qquad\text{slicing would zero every row } j \notin \text{slice } i"
+        r"\begin{gathered}q^{(i)} = x\,W_Q^{(i)} = \sum_{j=1}^{d_{\text{model}}} x_j\,"
+        r" W_Q^{(i)}[j,:] \\ \text{slicing would zero every row } j \notin \text{slice } i"
+        r"\end{gathered}"
     )
     if mha.n_heads > mha.d_model:
         st.warning("With more heads than d_model coordinates there are no slices to draw.")
