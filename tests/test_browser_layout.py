@@ -81,6 +81,12 @@ TEXTS = (  # axis titles are classed g-xtitle, g-x2title, …
 )
 RIGHT_EDGES = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
     .map(plot => plot.getBoundingClientRect().right)"""
+# Formulas wider than the page element that holds them: KaTeX's lines ("base" spans).
+WIDE_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display')).filter(box => {
+    const right = box.closest('[data-testid="stElementContainer"]').getBoundingClientRect().right;
+    return Array.from(box.querySelectorAll('.base'))
+        .some(line => line.getBoundingClientRect().right > right + 1);
+}).map(box => box.textContent.slice(0, 40))"""
 
 
 WINDOWS = [(1280, 720), (1024, 768)]
@@ -92,7 +98,8 @@ def test_chart_texts_keep_apart(app_url, chromium, page_name, window):
     """Every page's charts at 1280×720, a lecture hall's projector, and 1024×768, an old
     one or a tablet: no two texts of a chart (titles, panel titles, axis titles, legend
     entries) overlap, and none runs past the chart's right edge. Titles break into lines
-    for the 1024-px window (grid.PAGE_TITLE_CHARS); legends and axis titles are short."""
+    for the 1024-px window (grid.PAGE_TITLE_CHARS); legends and axis titles are short.
+    No formula runs past its column either (long ones are set in two lines)."""
     width, height = window
     context = chromium.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
@@ -104,4 +111,5 @@ def test_chart_texts_keep_apart(app_url, chromium, page_name, window):
     for boxes, right in zip(charts, page.evaluate(RIGHT_EDGES), strict=True):
         assert not _overlaps(boxes), _overlaps(boxes)[:3]
         assert all(box[2] <= right for box in boxes), [b[4] for b in boxes if b[2] > right]
+    assert not page.evaluate(WIDE_FORMULAS)
     context.close()
