@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 import plotly.graph_objects as go
@@ -183,14 +184,19 @@ def wrapped_title(title: str, chars: int) -> str:
 
 
 def _wrapped_line(line: str, chars: int) -> str:
+    """`line` in ceil(len / chars) lines, cut at the spaces that make the longest line
+    shortest (a title has few spaces: trying every choice is cheap)."""
     spaces = [i for i, c in enumerate(line) if c == " " and not line[i + 1 :].startswith("·")]
     if len(line) <= chars or not spaces:
         return line
-    lines = math.ceil(len(line) / chars)
-    targets = [k * len(line) / lines for k in range(1, lines)]
-    cuts = sorted({min(spaces, key=lambda i, t=t: abs(i - t)) for t in targets})
-    starts = [0, *(cut + 1 for cut in cuts)]
-    return "<br>".join(line[a:b] for a, b in zip(starts, [*cuts, len(line)], strict=True))
+    lines = min(math.ceil(len(line) / chars), len(spaces) + 1)
+
+    def pieces(cuts: tuple[int, ...]) -> list[str]:
+        starts = [0, *(cut + 1 for cut in cuts)]
+        return [line[a:b] for a, b in zip(starts, [*cuts, len(line)], strict=True)]
+
+    best = min(combinations(spaces, lines - 1), key=lambda cuts: max(map(len, pieces(cuts))))
+    return "<br>".join(pieces(best))
 
 
 def title_lines(text: str) -> int:

@@ -716,6 +716,9 @@ def slicing_figure(w_q: np.ndarray, title_chars: int = PAGE_TITLE_CHARS) -> go.F
         )
         layout[panel.yaxis].update(autorange="reversed", showgrid=False)
     layout[panels[0].yaxis]["title"] = {"text": "input coordinate"}
+    # The same rows on the right: numbered once, left (at 1024 px the right panel's
+    # numbers ran into the left panel).
+    layout[panels[1].yaxis]["showticklabels"] = False
     layout["annotations"] += notes
     layout.update(shapes=shapes, coloraxis=signed_axis(whole, title="weight"))
     return figure(data, framed_layout(layout, min(720, 260 + 6 * d_model), margin))
