@@ -60,8 +60,8 @@ agents' work at load average 12–24, so wall times are several times the CPU th
   JavaScript at 775 → 684 ms per move: the pictures were a small part; the rest is five
   charts each drawn three to six times (above) plus Plotly's DOM work (text measuring,
   attributes ~170 ms).
-  A heads move across 2 re-lays out the page (≤ 2 heads sit beside the pictures), so its
-  charts are mounted again.
+  A heads move across 2 re-lays out the page (up to 2 heads the maps sit beside the
+  pictures), so its charts are mounted again.
 
 Run: python -m benchmarks.bench_interaction [--moves 10] [--pages head_spaces,...]
      [--before DIR]   (DIR: e.g. `git archive <commit> | tar -x -C DIR`)

@@ -40,10 +40,9 @@ NORMS = {
 }
 ACTIVATIONS = {"GELU": "gelu", "ReLU": "relu"}
 EXAMPLES = {example.label: example for example in translation.EXAMPLES}
-# Title characters across a figure in a 1024-px window (grid.grid's `title_chars`): in
-# half the page, and in the maps' three fifths beside the heads' list (at 1280 px 36
-# and 34 were measured to fit; the column is 0.73 times as wide at 1024 px).
-HALF_PAGE_TITLE_CHARS = 26
+# Title characters across the cross-attention maps (grid.grid's `title_chars`), three
+# fifths of the page beside the heads' list, in a 1024-px window: 25 keep apart there
+# (tests/test_browser_layout.py; 34 fit at 1280 px).
 MAPS_COLUMN_TITLE_CHARS = 25
 
 

@@ -4,7 +4,7 @@ head's queries meet its keys, what each head hands back, and the heatmaps with t
 import streamlit as st
 
 from attention.cost import attention_cost
-from attention.figures.grid import PAGE_TITLE_CHARS
+from attention.figures.grid import HALF_PAGE_TITLE_CHARS, PAGE_TITLE_CHARS
 from attention.figures.heatmaps import attention_grid
 from attention.figures.spaces import before_figure, head_space_figure, motion_figure, values_figure
 from attention.figures.tables import neighbour_table, rank_correlation_table
@@ -59,11 +59,12 @@ tokens, trace, focus = run.tokens, run.trace, scenario.focus
 spaces = data.spaces(scenario)
 n_heads = run.mha.n_heads
 # One or two heads: each head's picture beside its map, a row per head. More: the
-# pictures across the full width in rows of 4 (head h above head h's map), so a picture
-# keeps ~150 px and its titles their room even in a 1024-px window beside the sidebar.
+# pictures across the full width in rows of 4 (head h above head h's map): in a 1024-px
+# window beside the sidebar each picture is ~105 px wide and its titles keep their room
+# (beside the maps, two to a row, the titles ran into each other).
 beside = n_heads <= 2
 columns = 1 if beside else 4
-title_chars = PAGE_TITLE_CHARS // 2 if beside else PAGE_TITLE_CHARS
+title_chars = HALF_PAGE_TITLE_CHARS if beside else PAGE_TITLE_CHARS
 
 st.title("Head spaces")
 st.caption(run.source)

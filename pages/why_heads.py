@@ -19,7 +19,7 @@ from attention.experiments.training.task import TASK_TEXTS
 from attention.experiments.training.train import Comparison, TrainingConfig, seed_summary
 from attention.experiments.two_targets import same_vector
 from attention.figures import curves, heatmaps, tables
-from attention.figures.grid import PAGE_TITLE_CHARS
+from attention.figures.grid import HALF_PAGE_TITLE_CHARS
 from attention.wording import plural
 from ui import why_heads as exp
 from ui.charts import show_chart
@@ -28,7 +28,6 @@ from ui.markdown import literal
 from ui.scenario import Scenario
 from ui.sidebar import scenario_run, scenario_sidebar
 
-HALF_PAGE = PAGE_TITLE_CHARS // 2  # title characters across a figure in half the page
 SCORE_LIMITS = {
     0.001: "moderate scores (penalty 10⁻³ · Σ S²)",
     0.0001: "large scores allowed (penalty 10⁻⁴)",
@@ -72,7 +71,7 @@ def same_cost(mha: MultiHeadAttention, n_tokens: int) -> None:
     lengths = lengths_around(n_tokens)
     left, right = st.columns(2)
     with left:
-        show_chart(curves.cost_bars(layouts, n_tokens, HALF_PAGE), "wh_cost_bars")
+        show_chart(curves.cost_bars(layouts, n_tokens, HALF_PAGE_TITLE_CHARS), "wh_cost_bars")
     with right:
         table = cost_by_length(mha.d_model, mha.n_heads, lengths, bias=mha.bias)
         show_chart(curves.cost_by_length_chart(table, lengths, n_tokens), "wh_cost_length")
@@ -446,7 +445,7 @@ def heads_read_the_whole_vector(mha: MultiHeadAttention, trained: Trained | None
     if mha.n_heads > mha.d_model:
         st.warning("With more heads than d_model coordinates there are no slices to draw.")
     else:
-        show_chart(heatmaps.slicing_figure(mha.w_q, HALF_PAGE), "wh_slicing")
+        show_chart(heatmaps.slicing_figure(mha.w_q, HALF_PAGE_TITLE_CHARS), "wh_slicing")
         shares = {"W_Q of the sidebar's heads": mha.w_q}
         if trained is not None:
             split = trained.comparison.results["split"].model.attention.w_q

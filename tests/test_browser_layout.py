@@ -83,18 +83,22 @@ RIGHT_EDGES = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
     .map(plot => plot.getBoundingClientRect().right)"""
 # Formulas wider than the page element that holds them: KaTeX's lines ("base" spans).
 WIDE_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display')).filter(box => {
-    const right = box.closest('[data-testid="stElementContainer"]').getBoundingClientRect().right;
+    const holder = box.closest('[data-testid="stElementContainer"]') || box.parentElement;
+    const right = holder.getBoundingClientRect().right;
     return Array.from(box.querySelectorAll('.base'))
         .some(line => line.getBoundingClientRect().right > right + 1);
 }).map(box => box.textContent.slice(0, 40))"""
 
 
 WINDOWS = [(1280, 720), (1024, 768)]
+# Every page at its default view, and Head spaces' other two layouts: the maps beside
+# the pictures (1–2 heads) and rows of 4 past one row (more than 4 heads).
+VIEWS = {**PAGE_CHARTS, "head_spaces?heads=2": 5, "head_spaces?heads=16": 5}
 
 
 @pytest.mark.parametrize("window", WINDOWS)
-@pytest.mark.parametrize("page_name", PAGE_CHARTS)
-def test_chart_texts_keep_apart(app_url, chromium, page_name, window):
+@pytest.mark.parametrize("view", VIEWS)
+def test_chart_texts_keep_apart(app_url, chromium, view, window):
     """Every page's charts at 1280×720, a lecture hall's projector, and 1024×768, an old
     one or a tablet: no two texts of a chart (titles, panel titles, axis titles, legend
     entries) overlap, and none runs past the chart's right edge. Titles break into lines
@@ -103,11 +107,11 @@ def test_chart_texts_keep_apart(app_url, chromium, page_name, window):
     width, height = window
     context = chromium.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    page.goto(f"{app_url}/{page_name}")
-    wait_until_drawn(page, min_charts=PAGE_CHARTS[page_name])
+    page.goto(f"{app_url}/{view}")
+    wait_until_drawn(page, min_charts=VIEWS[view])
     page.wait_for_timeout(500)
     charts = page.evaluate(BOXES, TEXTS)
-    assert len(charts) == PAGE_CHARTS[page_name]
+    assert len(charts) == VIEWS[view]
     for boxes, right in zip(charts, page.evaluate(RIGHT_EDGES), strict=True):
         assert not _overlaps(boxes), _overlaps(boxes)[:3]
         assert all(box[2] <= right for box in boxes), [b[4] for b in boxes if b[2] > right]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import combinations
 
 import numpy as np
 import plotly.graph_objects as go
@@ -22,10 +21,11 @@ from attention.figures.theme import layout_name, themed
 
 MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}  # figures fill the page's column
 # Title characters across the page's main column in the narrowest window the pages are
-# laid out for: 1024 px with the sidebar open leaves charts a 535-px column (1280 px:
-# 791 px, where 90 characters were measured to fit). A figure in part of the column
-# takes that share of them.
+# laid out for: 1024 px with the sidebar open leaves charts a 535-px column, where 66
+# were measured to fit (1280 px: 791 px, 90). A figure in part of the column takes
+# that share of them.
 PAGE_TITLE_CHARS = 66
+HALF_PAGE_TITLE_CHARS = PAGE_TITLE_CHARS // 2  # a figure in half the column
 TITLE_LINE_PX = 22  # a title line's height at the figures' font size
 CHART_MARGIN = {**MARGIN, "t": 60}
 AXIS_FRAME = {"showline": True, "linecolor": "#888888", "gridcolor": "#EEEEEE"}
@@ -158,7 +158,7 @@ def grid(
             color = title_colors[i] if title_colors else None
             annotations.append(
                 {
-                    "text": wrapped_title(titles[i], max(12, round(title_chars * width))),
+                    "text": wrapped_title(titles[i], panel_title_chars(title_chars, width)),
                     "x": x0 + width / 2,
                     "y": y1,
                     "yshift": 4,  # clear of the panel's top edge
@@ -177,26 +177,43 @@ def grid(
 
 
 def wrapped_title(title: str, chars: int) -> str:
-    """A title whose lines run longer than `chars` broken at spaces into as few lines as
-    hold them, of about equal length, so neighbouring titles in narrow panels keep apart;
-    line breaks already there stay."""
+    """A title whose lines run longer than `chars` broken at spaces into about len / chars
+    lines of about equal length, so neighbouring titles in narrow panels keep apart; line
+    breaks already there stay."""
     return "<br>".join(_wrapped_line(line, chars) for line in title.split("<br>"))
 
 
 def _wrapped_line(line: str, chars: int) -> str:
-    """`line` in ceil(len / chars) lines, cut at the spaces that make the longest line
-    shortest (a title has few spaces: trying every choice is cheap)."""
-    spaces = [i for i, c in enumerate(line) if c == " " and not line[i + 1 :].startswith("·")]
-    if len(line) <= chars or not spaces:
+    """`line` in at most ceil(len / chars) lines with the longest as short as can be: the
+    narrowest width at which filling the lines greedily (the fewest lines for a width)
+    needs no more. Cuts only at spaces, never before a "·"."""
+    cuts = [i for i, c in enumerate(line) if c == " " and not line[i + 1 :].startswith("·")]
+    if len(line) <= chars or not cuts:
         return line
-    lines = min(math.ceil(len(line) / chars), len(spaces) + 1)
+    starts = [0, *(cut + 1 for cut in cuts)]
+    words = [line[a:b] for a, b in zip(starts, [*cuts, len(line)], strict=True)]
+    lines = math.ceil(len(line) / chars)
+    narrowest = max(max(map(len, words)), math.ceil(len(line) / lines))
+    width = next(w for w in range(narrowest, len(line) + 1) if len(_filled(words, w)) <= lines)
+    return "<br>".join(_filled(words, width))
 
-    def pieces(cuts: tuple[int, ...]) -> list[str]:
-        starts = [0, *(cut + 1 for cut in cuts)]
-        return [line[a:b] for a, b in zip(starts, [*cuts, len(line)], strict=True)]
 
-    best = min(combinations(spaces, lines - 1), key=lambda cuts: max(map(len, pieces(cuts))))
-    return "<br>".join(pieces(best))
+def _filled(words: list[str], width: int) -> list[str]:
+    """`words` filled into lines of at most `width` characters, each line as full as it
+    goes before the next (a word longer than `width` alone on its line)."""
+    rows = [words[0]]
+    for word in words[1:]:
+        if len(rows[-1]) + 1 + len(word) <= width:
+            rows[-1] += " " + word
+        else:
+            rows.append(word)
+    return rows
+
+
+def panel_title_chars(title_chars: int, share: float) -> int:
+    """Title characters across a panel `share` of a figure `title_chars` wide (at least
+    12: narrower panels get short titles anyway)."""
+    return max(12, round(title_chars * share))
 
 
 def title_lines(text: str) -> int:

@@ -31,6 +31,7 @@ from attention.figures.grid import (
     figure,
     framed_layout,
     grid,
+    panel_title_chars,
     rectangles_path,
     tiled,
     tiled_labels,
@@ -152,7 +153,7 @@ def attention_grid_parts(
     columns = max(1, min(columns, n_heads))
     rows = math.ceil(n_heads / columns)
     titles = [
-        wrapped_title(title, max(12, round(title_chars / columns)))
+        wrapped_title(title, panel_title_chars(title_chars, 1 / columns))
         for title in titles or [f"head {h + 1}" for h in range(n_heads)]
     ]
     title_px = _TITLE_PX + TITLE_LINE_PX * (max(map(title_lines, titles)) - 1)
@@ -711,8 +712,8 @@ def slicing_figure(w_q: np.ndarray, title_chars: int = PAGE_TITLE_CHARS) -> go.F
             if h:
                 shapes.append(_vertical_line(x0, panel, {"color": "#333333", "width": 1}))
         layout[panel.xaxis].update(
-            title={"text": "column of W_Q"},
-            showgrid=False,  # short: two fit in half a page
+            title={"text": "column of W_Q"},  # short: two fit in half a page
+            showgrid=False,
         )
         layout[panel.yaxis].update(autorange="reversed", showgrid=False)
     layout[panels[0].yaxis]["title"] = {"text": "input coordinate"}

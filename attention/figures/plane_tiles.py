@@ -41,10 +41,10 @@ class Placement:
 class PlaneTiles:
     """`n_panels` unit tiles in rows of `columns`, panel 0 top left, each with room for
     a title of `title_lines` lines above it, drawn `tile_px` pixels wide: about what four
-    tiles across the page (or two in half of it) get beside the sidebar in a 1440-px
-    window. One scale on both axes, so the chart's width decides the real size: in a
-    wider window the grid keeps that size, centred; in a narrower one it shrinks, top
-    aligned (to ~85 % in a 1280-px window), its titles keeping their room."""
+    tiles across the page get beside the sidebar in a 1440-px window. One scale on both
+    axes, so the chart's width decides the real size: in a wider window the grid keeps
+    that size, centred; in a narrower one it shrinks, top aligned (to ~85 % in a 1280-px
+    window), its titles keeping their room."""
 
     n_panels: int
     columns: int

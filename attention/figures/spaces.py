@@ -19,6 +19,7 @@ from attention.figures.grid import (
     Panel,
     figure,
     grid,
+    panel_title_chars,
     title_lines,
     titled,
     titles_margin,
@@ -229,7 +230,7 @@ def head_space_figure(
     narrowest) break into lines."""
     heads = _head_numbers(spaces, heads)
     labels, n = [safe_label(t) for t in tokens], len(tokens)
-    chars = max(12, round(title_chars / min(columns, len(heads))))
+    chars = panel_title_chars(title_chars, 1 / min(columns, len(heads)))
     titles = [
         wrapped_title(
             f"head {h + 1} · var {s.variance_kept:.0%}<br>ρ 2-D {_fmt(s.rho.picture)} · "
@@ -293,14 +294,24 @@ def head_space_figure(
 
 
 def values_figure(
-    spaces: HeadSpaces, tokens: list[str], weights: np.ndarray, focus: int, columns: int = 4
+    spaces: HeadSpaces,
+    tokens: list[str],
+    weights: np.ndarray,
+    focus: int,
+    columns: int = 4,
+    title_chars: int = PAGE_TITLE_CHARS,
 ) -> go.Figure:
     """One tile per head: its values (■) in 2-D and the focus token's head output (★),
-    the attention-weighted average of the values; lines show each value's share."""
+    the attention-weighted average of the values; lines show each value's share.
+    `title_chars` as in head_space_figure."""
     heads = _head_numbers(spaces, None)
     labels, n = [safe_label(t) for t in tokens], len(tokens)
-    titles = [f"head {h + 1} · var {s.value_variance_kept:.0%}" for h, s in enumerate(spaces.heads)]
-    tiles = PlaneTiles(len(heads), columns, title_lines=1)
+    chars = panel_title_chars(title_chars, 1 / min(columns, len(heads)))
+    titles = [
+        wrapped_title(f"head {h + 1} · var {s.value_variance_kept:.0%}", chars)
+        for h, s in enumerate(spaces.heads)
+    ]
+    tiles = PlaneTiles(len(heads), columns, title_lines=max(map(title_lines, titles)))
     each_values = [s.values for s in spaces.heads]
     values, stars = tiles.stack(each_values, each_values, [s.outputs[focus] for s in spaces.heads])
     w = np.asarray(weights)[:, focus]
@@ -535,8 +546,7 @@ def collapse_pca_figure(
 ) -> go.Figure:
     """The tokens at one depth, one panel per stack variant, PCA in units of the
     tokens' RMS norm on identical axes: collapsed tokens pile onto one point. The axes
-    are named on the outer edges only; `title_chars` is as in grid.grid. Four square
-    panels across the page are ~150 px each in a 1024-px window, 250 px at 1440 px."""
+    are named on the outer edges only; `title_chars` is as in grid.grid."""
     labels = [safe_label(t) for t in tokens]
     titles = [t for t, _ in panels]
     cells, layout = grid(
