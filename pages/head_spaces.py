@@ -21,11 +21,22 @@ def cost_sentence(mha, n_tokens: int) -> str:
     """What these heads cost beside one head of d_model (the full-size and d_head knobs
     change it): the split's claim — same cost, more distributions — measured."""
     cost = mha.cost(n_tokens)
-    one = attention_cost(mha.d_model, 1, mha.d_model, n_tokens)
-    return (
-        f"Cost: these {mha.n_heads} {plural(mha.n_heads, 'head')} of {mha.d_head} take "
+    work = (
         f"{cost.params:,} parameters and {cost.macs:,} multiply-adds for {n_tokens} "
-        f"{plural(n_tokens, 'token')}; one head of {mha.d_model} would take {one.params:,} "
+        f"{plural(n_tokens, 'token')}"
+    )
+    if mha.n_heads == 1 and mha.d_head == mha.d_model:
+        return (
+            f"Cost: this one head of {mha.d_model} takes {work}, for one distribution per "
+            f"query; h heads of {mha.d_model}/h (h dividing {mha.d_model}) take the same and "
+            "give h."
+        )
+    one = attention_cost(mha.d_model, 1, mha.d_model, n_tokens)
+    these = "these" if mha.n_heads > 1 else "this"
+    take = "take" if mha.n_heads > 1 else "takes"
+    return (
+        f"Cost: {these} {mha.n_heads} {plural(mha.n_heads, 'head')} of {mha.d_head} {take} "
+        f"{work}; one head of {mha.d_model} would take {one.params:,} "
         f"and {one.macs:,} (×{cost.params / one.params:.2f} the parameters here) for one "
         "distribution per query instead of "
         f"{mha.n_heads}."

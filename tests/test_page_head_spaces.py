@@ -206,15 +206,35 @@ def test_real_source_without_the_model_says_how_to_fix_it(tmp_path, monkeypatch)
             cache.clear()
 
 
-@pytest.mark.parametrize("knobs", [{}, {"full": "1"}, {"heads": "3"}])
+@pytest.mark.parametrize(
+    "knobs", [{}, {"full": "1"}, {"heads": "3"}, {"heads": "1", "d_head": "16"}]
+)
 def test_the_cost_beside_the_picture_is_the_cost_formula(knobs):
     from attention.cost import attention_cost
 
     at = open_page(PAGE, **knobs)
     heads = int(knobs.get("heads", 4))
-    d_head = 64 if knobs.get("full") else 64 // heads
+    d_head = int(knobs.get("d_head", 0)) or (64 if knobs.get("full") else 64 // heads)
     n = len(toy_inputs(SENTENCE, 64).tokens)
     here, one = attention_cost(64, heads, d_head, n), attention_cost(64, 1, 64, n)
     text = next(c.value for c in at.main.caption if c.value.startswith("Cost:"))
     assert f"{here.params:,} parameters and {here.macs:,} multiply-adds" in text
     assert f"would take {one.params:,} and {one.macs:,}" in text
+    assert text.startswith("Cost: these " if heads > 1 else "Cost: this 1 head of 16 takes ")
+
+
+def test_one_head_of_d_model_is_not_compared_with_itself():
+    """With one head of d_model the sentence says what splitting it would cost instead:
+    the same parameters and multiply-adds for every h that divides d_model (checked
+    here on the cost formula, not taken from the page)."""
+    from attention.cost import attention_cost
+
+    at = open_page(PAGE, heads="1")
+    n = len(toy_inputs(SENTENCE, 64).tokens)
+    one = attention_cost(64, 1, 64, n)
+    text = next(c.value for c in at.main.caption if c.value.startswith("Cost:"))
+    assert text.startswith(f"Cost: this one head of 64 takes {one.params:,} parameters")
+    assert "would take" not in text and "these" not in text
+    for h in (2, 4, 8, 16, 32, 64):
+        split = attention_cost(64, h, 64 // h, n)
+        assert (split.params, split.macs) == (one.params, one.macs)
