@@ -32,8 +32,7 @@ def cost_sentence(mha, n_tokens: int) -> str:
             "give h."
         )
     one = attention_cost(mha.d_model, 1, mha.d_model, n_tokens)
-    these = "these" if mha.n_heads > 1 else "this"
-    take = "take" if mha.n_heads > 1 else "takes"
+    these, take = ("these", "take") if mha.n_heads > 1 else ("this", "takes")
     return (
         f"Cost: {these} {mha.n_heads} {plural(mha.n_heads, 'head')} of {mha.d_head} {take} "
         f"{work}; one head of {mha.d_model} would take {one.params:,} "

@@ -445,6 +445,8 @@ def heads_read_the_whole_vector(mha: MultiHeadAttention, trained: Trained | None
     if mha.n_heads > mha.d_model:
         st.warning("With more heads than d_model coordinates there are no slices to draw.")
     else:
+        # Full width, but its two panels are narrower than half the page each (the axis
+        # labels and colour bar take the rest): half the page's title characters fit them.
         show_chart(heatmaps.slicing_figure(mha.w_q, HALF_PAGE_TITLE_CHARS), "wh_slicing")
         shares = {"W_Q of the sidebar's heads": mha.w_q}
         if trained is not None:

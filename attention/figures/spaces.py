@@ -146,6 +146,16 @@ def _head_numbers(spaces: HeadSpaces, heads: list[int] | None) -> list[int]:
     return numbers
 
 
+def _titled_tiles(
+    titles: list[str], columns: int, title_chars: int, tile_px: int = PlaneTiles.tile_px
+) -> tuple[list[str], PlaneTiles]:
+    """One tile per title, in rows of `columns`: the titles broken to a tile's share of
+    `title_chars`, and the tiles with room for the longest of them."""
+    chars = panel_title_chars(title_chars, 1 / min(columns, len(titles)))
+    wrapped = [wrapped_title(title, chars) for title in titles]
+    return wrapped, PlaneTiles(len(titles), columns, tile_px, max(map(title_lines, wrapped)))
+
+
 def _tiles_layout(tiles: PlaneTiles, titles: list[str], heads: list[int]) -> dict:
     """The head figures' layout: the tiles titled in their heads' colours, the legend on top."""
     colors = [head_color(h) for h in heads]
@@ -230,16 +240,16 @@ def head_space_figure(
     narrowest) break into lines."""
     heads = _head_numbers(spaces, heads)
     labels, n = [safe_label(t) for t in tokens], len(tokens)
-    chars = panel_title_chars(title_chars, 1 / min(columns, len(heads)))
-    titles = [
-        wrapped_title(
+    titles, tiles = _titled_tiles(
+        [
             f"head {h + 1} · var {s.variance_kept:.0%}<br>ρ 2-D {_fmt(s.rho.picture)} · "
-            f"own {_fmt(s.rho.head_space)}",
-            chars,
-        )
-        for h, s in zip(heads, spaces.heads, strict=True)
-    ]
-    tiles = PlaneTiles(len(heads), columns, tile_px, max(map(title_lines, titles)))
+            f"own {_fmt(s.rho.head_space)}"
+            for h, s in zip(heads, spaces.heads, strict=True)
+        ],
+        columns,
+        title_chars,
+        tile_px,
+    )
     queries, keys = tiles.stack(
         [np.vstack([s.queries, s.keys]) for s in spaces.heads],
         [s.queries for s in spaces.heads],
@@ -306,12 +316,11 @@ def values_figure(
     `title_chars` as in head_space_figure."""
     heads = _head_numbers(spaces, None)
     labels, n = [safe_label(t) for t in tokens], len(tokens)
-    chars = panel_title_chars(title_chars, 1 / min(columns, len(heads)))
-    titles = [
-        wrapped_title(f"head {h + 1} · var {s.value_variance_kept:.0%}", chars)
-        for h, s in enumerate(spaces.heads)
-    ]
-    tiles = PlaneTiles(len(heads), columns, title_lines=max(map(title_lines, titles)))
+    titles, tiles = _titled_tiles(
+        [f"head {h + 1} · var {s.value_variance_kept:.0%}" for h, s in enumerate(spaces.heads)],
+        columns,
+        title_chars,
+    )
     each_values = [s.values for s in spaces.heads]
     values, stars = tiles.stack(each_values, each_values, [s.outputs[focus] for s in spaces.heads])
     w = np.asarray(weights)[:, focus]
