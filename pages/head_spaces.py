@@ -33,12 +33,12 @@ def cost_sentence(mha, n_tokens: int) -> str:
         )
     one = attention_cost(mha.d_model, 1, mha.d_model, n_tokens)
     these, take = ("these", "take") if mha.n_heads > 1 else ("this", "takes")
+    gives = f"instead of {mha.n_heads}" if mha.n_heads > 1 else "as this one does"
     return (
         f"Cost: {these} {mha.n_heads} {plural(mha.n_heads, 'head')} of {mha.d_head} {take} "
         f"{work}; one head of {mha.d_model} would take {one.params:,} "
         f"and {one.macs:,} (×{cost.params / one.params:.2f} the parameters here) for one "
-        "distribution per query instead of "
-        f"{mha.n_heads}."
+        f"distribution per query, {gives}."
     )
 
 

@@ -156,8 +156,9 @@ def one_distribution_per_head(scenario: Scenario, run: ScenarioRun) -> None:
             f"on the first, head 2 **{two[1]:.0%}** on the second."
         )
         st.caption(
-            "One head can at best split its weight in half; two heads each fetch their "
-            "token at (nearly) full strength, for the same number of parameters."
+            "One head can at best split its weight in half; here two heads each fetch their "
+            f"token with at least {min(two):.0%} of their weight, for the same number of "
+            "parameters."
         )
 
 

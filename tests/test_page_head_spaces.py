@@ -221,6 +221,7 @@ def test_the_cost_beside_the_picture_is_the_cost_formula(knobs):
     assert f"{here.params:,} parameters and {here.macs:,} multiply-adds" in text
     assert f"would take {one.params:,} and {one.macs:,}" in text
     assert text.startswith("Cost: these " if heads > 1 else "Cost: this 1 head of 16 takes ")
+    assert text.endswith(f"instead of {heads}." if heads > 1 else "as this one does.")
 
 
 def test_one_head_of_d_model_is_not_compared_with_itself():

@@ -88,6 +88,11 @@ def test_one_head_splits_its_weight_and_two_heads_fetch_both(page):
     assert one[0] + one[n - 1] <= 1.0 + 1e-3  # targets: first and last token by default
     assert one[0] == pytest.approx(0.5, abs=0.05) and one[n - 1] == pytest.approx(0.5, abs=0.05)
     assert head1[0] > 0.95 and head2[n - 1] > 0.95
+    # The sentences beside the curves say the drawn weights, rounded as percentages.
+    said = " ".join(m.value for m in page.markdown) + " ".join(c.value for c in page.caption)
+    assert f"**One head** puts **{one[0]:.0%}**" in said and f"**{one[n - 1]:.0%}** on the" in said
+    assert f"head 1 puts **{head1[0]:.0%}**" in said and f"head 2 **{head2[n - 1]:.0%}**" in said
+    assert f"at least {min(head1[0], head2[n - 1]):.0%} of their weight" in said
     curves = chart(page, "wh_two_curves")
     one_loss, two_loss = (array(t["y"]) for t in curves["data"])
     assert one_loss[-1] >= ONE_HEAD_FLOOR - 1e-9 > two_loss[-1]
