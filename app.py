@@ -3,7 +3,7 @@ Every page draws the shared sidebar itself (ui.sidebar.scenario_sidebar)."""
 
 import streamlit as st
 
-from attention.runtime import tune_process
+from attention.core.process_tuning import tune_process
 from ui.navigation import app_pages, mark_entry
 
 

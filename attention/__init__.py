@@ -3,8 +3,8 @@
 Importable without Streamlit: the engine, the real model, projections and figures.
 """
 
-from attention.cost import AttentionCost, attention_cost
-from attention.engine import AttentionTrace, MultiHeadAttention, causal_mask, masked_softmax
+from attention.core.cost import AttentionCost, attention_cost
+from attention.core.engine import AttentionTrace, MultiHeadAttention, causal_mask, masked_softmax
 
 __all__ = [
     "AttentionCost",

@@ -13,12 +13,12 @@ import time
 
 import numpy as np
 
-from attention.ablation import AccuracyScore, CosineScore, head_importance
-from attention.heads_needed import PRUNING_MEASURE_EVERY, PRUNING_RESCORE_EVERY, PRUNING_SEEDS
-from attention.paraphrase import load_paraphrase_task
-from attention.pretrained import load_pretrained
-from attention.pruning import prune_by_importance, prune_in_random_order
-from attention.runtime import tune_process
+from attention.analysis.ablation import AccuracyScore, CosineScore, head_importance
+from attention.analysis.heads_off import PRUNING_MEASURE_EVERY, PRUNING_RESCORE_EVERY, PRUNING_SEEDS
+from attention.analysis.paraphrase import load_paraphrase_task
+from attention.analysis.pruning import prune_by_importance, prune_in_random_order
+from attention.core.process_tuning import tune_process
+from attention.models.pretrained import load_pretrained
 from benchmarks.bench_pretrained import text_of
 from benchmarks.common import THREADS, interleaved_medians, pin_threads, print_table
 

@@ -23,16 +23,16 @@ import plotly.io as pio
 from threadpoolctl import threadpool_limits
 
 from attention import MultiHeadAttention
-from attention.blocks import FEED_FORWARD, EncoderBlock
+from attention.analysis.rank_collapse import MAX_DEPTH, collapse_runs, relative_pca
+from attention.analysis.update_ratios import block_nudges
+from attention.core.blocks import FEED_FORWARD, EncoderBlock
+from attention.core.process_tuning import tune_process
 from attention.figures.curves import rank_collapse_figure, stream_update_figure
 from attention.figures.heatmaps import attention_grid, concat_figure, hidden_figure
 from attention.figures.spaces import collapse_pca_figure, joint_query_key_figure
-from attention.nudges import block_nudges
-from attention.projection import joint_query_key_layout
-from attention.rank_collapse import MAX_DEPTH, collapse_runs, relative_pca
-from attention.runtime import tune_process
-from attention.toy import toy_inputs
-from attention.translation import build_translation_model
+from attention.geometry.score_space import joint_query_key_layout
+from attention.models.toy import toy_inputs
+from attention.models.translation import build_translation_model
 from benchmarks.common import (
     THREADS,
     interleaved_medians,

@@ -81,7 +81,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from attention.pretrained import load_pretrained
+from attention.models.pretrained import load_pretrained
 from benchmarks.common import print_table
 from harness.browser import CHROMIUM, CHROMIUM_ARGS, free_port, start_app, wait_until_drawn
 

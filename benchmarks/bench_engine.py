@@ -39,7 +39,7 @@ import numpy as np
 from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
 
 from attention import MultiHeadAttention, masked_softmax
-from attention.runtime import tune_process
+from attention.core.process_tuning import tune_process
 from benchmarks.common import (
     THREADS,
     interleaved_medians,

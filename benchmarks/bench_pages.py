@@ -16,13 +16,13 @@ import numpy as np
 import plotly.io as pio
 
 from attention import MultiHeadAttention
+from attention.analysis.head_metrics import summarise_heads
+from attention.core.process_tuning import tune_process
 from attention.figures.heatmaps import attention_grid
 from attention.figures.lines import attention_lines
 from attention.figures.spaces import before_figure, head_space_figure, motion_figure, values_figure
-from attention.head_metrics import summarise_heads
-from attention.head_spaces import head_spaces, neighbours
-from attention.runtime import tune_process
-from attention.toy import toy_inputs
+from attention.geometry.head_spaces import head_spaces, neighbours
+from attention.models.toy import toy_inputs
 from benchmarks.common import median_seconds, print_table
 from harness.browser import ROOT
 from ui.scenario import DEFAULT_TEXT

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from attention.layers import gelu
-from attention.pretrained import PretrainedModel, load_pretrained
-from attention.pretrained.vocabulary import VocabularyEmbeddings
-from attention.runtime import tune_process
+from attention.core.layers import gelu
+from attention.core.process_tuning import tune_process
+from attention.models.pretrained import PretrainedModel, load_pretrained
+from attention.models.pretrained.vocabulary import VocabularyEmbeddings
 from benchmarks.common import THREADS, interleaved_medians, median_seconds, pin_threads, print_table
 
 TOKEN_COUNTS = (128, 512)

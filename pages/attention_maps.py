@@ -3,12 +3,12 @@ BertViz-style lines, and a few numbers per head that say what kind of head it is
 
 import streamlit as st
 
+from attention.analysis.head_metrics import head_mean, summarise_heads
 from attention.figures.heatmaps import LARGE_MAP_CELLS, MAX_GRID_CELLS, attention_grid
 from attention.figures.lines import attention_lines
 from attention.figures.tables import head_kind_table
-from attention.head_metrics import head_mean, summarise_heads
-from attention.sentences import DEFAULT_SECOND_TEXT
-from attention.wording import blocks_note
+from attention.teaching.sentences import DEFAULT_SECOND_TEXT
+from attention.teaching.wording import blocks_note
 from ui import data
 from ui.charts import show_chart
 from ui.markdown import literal

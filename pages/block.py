@@ -6,8 +6,14 @@ import numpy as np
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from attention import translation
-from attention.blocks import FEED_FORWARD
+from attention.analysis.rank_collapse import FLOAT64_LEVEL, MAX_DEPTH, depth_reaching, log_growth
+from attention.analysis.update_ratios import (
+    SMALL_NUDGE,
+    block_nudges,
+    median_over_tokens,
+    nudge_sizes,
+)
+from attention.core.blocks import FEED_FORWARD
 from attention.figures.curves import layer_ratio_figure, rank_collapse_figure, stream_update_figure
 from attention.figures.heatmaps import (
     attention_grid,
@@ -16,13 +22,17 @@ from attention.figures.heatmaps import (
     hidden_figure,
 )
 from attention.figures.spaces import collapse_pca_figure, joint_query_key_figure, layer_path_figure
-from attention.head_spaces import head_layout
-from attention.nudges import SMALL_NUDGE, block_nudges, median_over_tokens, nudge_sizes
-from attention.pretrained import ModelError
-from attention.rank_collapse import FLOAT64_LEVEL, MAX_DEPTH, depth_reaching, log_growth
-from attention.translation.heads import WHO_IS_YOU, YOU_FROM_SOURCE
-from attention.translation.pronoun import SETTLED, YOU_PRONOUNS, PronounChoice, choose_pronoun
-from attention.wording import plural
+from attention.geometry.head_spaces import head_layout
+from attention.models import translation
+from attention.models.pretrained import ModelError
+from attention.models.translation.heads import WHO_IS_YOU, YOU_FROM_SOURCE
+from attention.models.translation.pronoun import (
+    SETTLED,
+    YOU_PRONOUNS,
+    PronounChoice,
+    choose_pronoun,
+)
+from attention.teaching.wording import plural
 from ui import block_data, data
 from ui.charts import show_chart
 from ui.data import ScenarioRun

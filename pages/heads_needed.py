@@ -4,10 +4,8 @@ and follow attention through the layers with rollout."""
 
 import streamlit as st
 
-from attention.figures.curves import pruning_figure
-from attention.figures.heatmaps import importance_figure, rollout_figure, switches_figure
-from attention.head_switches import format_heads_off
-from attention.heads_needed import (
+from attention.analysis.head_masks import format_heads_off
+from attention.analysis.heads_off import (
     PRUNING_MEASURE_EVERY,
     PRUNING_RESCORE_EVERY,
     PRUNING_SEEDS,
@@ -19,9 +17,11 @@ from attention.heads_needed import (
     rollout_sentence,
     summarise_pruning,
 )
-from attention.pruning import curve_band
-from attention.rollout import attention_rollout
-from ui import heads_needed as hn
+from attention.analysis.pruning import curve_band
+from attention.analysis.rollout import attention_rollout
+from attention.figures.curves import pruning_figure
+from attention.figures.heatmaps import importance_figure, rollout_figure, switches_figure
+from ui import head_switches as hn
 from ui.background import run_with_progress
 from ui.charts import show_chart
 from ui.markdown import literal

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attention.wording import plural
+from attention.teaching.wording import plural
 from ui import data
 from ui.geometry_text import nearness_sentence
 from ui.sidebar import scenario_run, scenario_sidebar

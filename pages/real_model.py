@@ -4,6 +4,8 @@ grid, one head large, role scores per head, and the tokens' path through the lay
 import numpy as np
 import streamlit as st
 
+from attention.analysis.head_metrics import describe_head, uniform_entropy_bits
+from attention.analysis.head_roles import ENTROPY, ROLES
 from attention.figures.heatmaps import (
     GRID_BLOCKS,
     MAX_GRID_CELLS,
@@ -12,10 +14,8 @@ from attention.figures.heatmaps import (
 )
 from attention.figures.spaces import MAX_NAMED_TOKENS, layer_path_figure
 from attention.figures.tables import role_table
-from attention.head_metrics import describe_head, uniform_entropy_bits
-from attention.head_roles import ENTROPY, ROLES
-from attention.pretrained import ModelConfig, ModelTrace
-from attention.wording import blocks_note
+from attention.models.pretrained import ModelConfig, ModelTrace
+from attention.teaching.wording import blocks_note
 from ui.charts import loading_plotly_meanwhile, show_chart
 from ui.real_model import model_or_stop, pretrained_model, run_real
 from ui.sidebar import scenario_sidebar

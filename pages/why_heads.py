@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from attention import MultiHeadAttention
-from attention.experiments.cost import compare_layouts, cost_by_length, lengths_around
+from attention.experiments.equal_cost import compare_layouts, cost_by_length, lengths_around
 from attention.experiments.rank_limit import PATTERNS, pattern_from_choices, target_pattern
 from attention.experiments.training.summary import layout_facts
 from attention.experiments.training.task import TASK_TEXTS
@@ -20,7 +20,7 @@ from attention.experiments.training.train import Comparison, TrainingConfig, see
 from attention.experiments.two_targets import same_vector
 from attention.figures import curves, heatmaps, tables
 from attention.figures.grid import HALF_PAGE_TITLE_CHARS
-from attention.wording import plural
+from attention.teaching.wording import plural
 from ui import why_heads as exp
 from ui.charts import show_chart
 from ui.data import ScenarioRun

@@ -11,7 +11,7 @@ import re
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from attention.toy import toy_inputs
+from attention.models.toy import toy_inputs
 from harness.browser import ROOT
 
 
@@ -122,8 +122,8 @@ def _runs(filled: np.ndarray) -> list[slice]:
 
 @functools.cache
 def _vocabulary():
-    from attention.pretrained import load_pretrained
-    from attention.pretrained.vocabulary import VocabularyEmbeddings
+    from attention.models.pretrained import load_pretrained
+    from attention.models.pretrained.vocabulary import VocabularyEmbeddings
 
     return VocabularyEmbeddings(load_pretrained())
 

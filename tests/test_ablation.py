@@ -8,18 +8,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention.ablation import AccuracyScore, CosineScore, MaskedRuns, head_importance
-from attention.blocks import EncoderBlock
-from attention.paraphrase import ParaphraseTask, Triplet
-from attention.pretrained import PretrainedModel, load_pretrained
-from attention.pretrained.config import ModelConfig
-from attention.pretrained.tokenizer import WordPieceTokenizer
-from attention.pruning import (
+from attention.analysis.ablation import AccuracyScore, CosineScore, MaskedRuns, head_importance
+from attention.analysis.paraphrase import ParaphraseTask, Triplet
+from attention.analysis.pruning import (
     PruningCurve,
     curve_band,
     prune_by_importance,
     prune_in_random_order,
 )
+from attention.core.blocks import EncoderBlock
+from attention.models.pretrained import PretrainedModel, load_pretrained
+from attention.models.pretrained.config import ModelConfig
+from attention.models.pretrained.tokenizer import WordPieceTokenizer
 from tests.test_pretrained import package_dir
 
 LAYERS, HEADS, D_HEAD = 2, 3, 4

@@ -21,9 +21,9 @@ from attention.assets import (
     read_toml,
 )
 from attention.experiments.training.task import TaskTexts, TwoLookupTask, load_task_texts
-from attention.sentences import Sentences, load_sentences
-from attention.translation.examples import load_examples
-from attention.translation.vocabulary import ENGLISH, GERMAN, load_vocabulary
+from attention.models.translation.examples import load_examples
+from attention.models.translation.vocabulary import ENGLISH, GERMAN, load_vocabulary
+from attention.teaching.sentences import Sentences, load_sentences
 
 # -- the app's own files ----------------------------------------------------------------
 

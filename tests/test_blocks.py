@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from attention.blocks import (
+from attention.core.blocks import (
     CAUSAL_SELF_ATTENTION,
     CROSS_ATTENTION,
     FEED_FORWARD,
@@ -17,7 +17,7 @@ from attention.blocks import (
     EncoderBlock,
     update_ratios,
 )
-from attention.layers import FeedForward, LayerNorm, gelu
+from attention.core.layers import FeedForward, LayerNorm, gelu
 from tests.reference_block import (
     attention_weights_of,
     ffn_weights_of,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from attention.lesson.content import lesson_text
+from attention.teaching.lesson.content import lesson_text
 from harness.browser import SCREENSHOTS, wait_until_drawn
 
 pytestmark = pytest.mark.browser

@@ -17,18 +17,18 @@ import plotly.tools
 import pytest
 
 from attention import MultiHeadAttention
-from attention.blocks import FEED_FORWARD, EncoderBlock
-from attention.experiments.cost import compare_layouts, cost_by_length
+from attention.analysis.ffn_reads import head_block_reads
+from attention.analysis.pruning import PruningCurve, curve_band
+from attention.analysis.update_ratios import block_nudges
+from attention.core.blocks import FEED_FORWARD, EncoderBlock
+from attention.experiments.equal_cost import compare_layouts, cost_by_length
 from attention.experiments.rank_limit import fit_rank_limit, target_pattern
 from attention.experiments.training.train import TrainingConfig, compare_variants, seed_summary
 from attention.experiments.two_targets import fit_two_targets
 from attention.figures import curves, heatmaps, lines, presentation, spaces
 from attention.figures.palette import DIVERGING_SCALE, signed_axis
 from attention.figures.plane_tiles import PlaneTiles
-from attention.head_blocks import head_block_reads
-from attention.head_spaces import head_layout, head_spaces
-from attention.nudges import block_nudges
-from attention.pruning import PruningCurve, curve_band
+from attention.geometry.head_spaces import head_layout, head_spaces
 from tests.apptest import array, colour_scale, grid_maps, tile_boxes, tile_spans
 
 MODULES = (heatmaps, spaces, lines, curves, presentation)

@@ -10,7 +10,7 @@ import pytest
 from safetensors.numpy import load_file
 
 from attention import MultiHeadAttention
-from attention.pretrained import load_pretrained
+from attention.models.pretrained import load_pretrained
 from tests.reference import reference_attention
 from tests.reference_block import reference_feed_forward, reference_layer_norm
 

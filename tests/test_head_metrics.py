@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention.engine import causal_mask
-from attention.head_metrics import describe_head, summarise_heads
+from attention.analysis.head_metrics import describe_head, summarise_heads
+from attention.core.engine import causal_mask
 
 N = 16
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from attention.head_roles import ENTROPY, ROLES, is_punctuation, role_scores
+from attention.analysis.head_roles import ENTROPY, ROLES, is_punctuation, role_scores
 
 TOKENS = ["[CLS]", "the", "cat", ",", "sat", ".", "[SEP]"]
 N = len(TOKENS)

@@ -7,8 +7,8 @@ import pytest
 from scipy.stats import spearmanr
 
 from attention import MultiHeadAttention
-from attention.head_spaces import head_spaces, neighbours
-from attention.toy import toy_inputs
+from attention.geometry.head_spaces import head_spaces, neighbours
+from attention.models.toy import toy_inputs
 
 
 def _scenario(heads=4, d_model=32, causal=False):

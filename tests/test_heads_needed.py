@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention.ablation import CosineScore, head_importance
-from attention.head_roles import ROLES
-from attention.head_switches import format_heads_off, layer_off, only_head, parse_heads_off
-from attention.heads_needed import (
+from attention.analysis.ablation import CosineScore, head_importance
+from attention.analysis.head_masks import format_heads_off, layer_off, only_head, parse_heads_off
+from attention.analysis.head_roles import ROLES
+from attention.analysis.heads_off import (
     SCORE_VIEWS,
     embedding_cosine,
     extreme_heads,
@@ -22,8 +22,8 @@ from attention.heads_needed import (
     rollout_sentence,
     summarise_pruning,
 )
-from attention.paraphrase import ParaphraseTask, Triplet
-from attention.pruning import PruningCurve
+from attention.analysis.paraphrase import ParaphraseTask, Triplet
+from attention.analysis.pruning import PruningCurve
 from tests import apptest
 from tests.test_pages import assert_no_failure
 from ui.scenario import DEFAULT_TEXT
@@ -34,7 +34,7 @@ LAYERS, HEADS = 6, 12
 
 @pytest.fixture(scope="module")
 def model():
-    from attention.pretrained import load_pretrained
+    from attention.models.pretrained import load_pretrained
 
     return load_pretrained()
 

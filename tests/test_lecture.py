@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention.lecture import (
+from attention.teaching.lecture_picture import (
     LECTURE_TOKENS,
     LectureContentError,
     _loss_and_gradients,

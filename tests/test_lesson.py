@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention.cost import attention_cost
+from attention.core.cost import attention_cost
 from attention.figures.palette import HEAD_COLORS
-from attention.lesson.content import lesson_text, parse_steps
-from attention.lesson.quiz import choice_quiz
-from attention.translation import EXAMPLES
+from attention.models.translation import EXAMPLES
+from attention.teaching.lesson.content import lesson_text, parse_steps
+from attention.teaching.lesson.quiz import choice_quiz
 from tests.apptest import array, chart, grid_maps, open_page, tile_maps, toy_points, traces
 from ui.markdown import literal
 
@@ -267,7 +267,7 @@ def test_translation_answer_follows_the_words_of_address():
 
 
 def test_after_heads_answer_is_the_drawn_heads_times_their_width():
-    from attention.pretrained import load_pretrained
+    from attention.models.pretrained import load_pretrained
 
     at = at_id("after_heads")
     z = array(traces(view(at), "heatmap")[0]["z"])  # heads × hidden units

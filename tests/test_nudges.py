@@ -1,5 +1,6 @@
-"""Sublayer nudges (attention.nudges) against a block without LayerNorm recomputed here
-step by step, and the per-head summaries the pages read (head_metrics, two_targets)."""
+"""Sublayer nudges (attention.analysis.update_ratios) against a block without LayerNorm
+recomputed here step by step, and the per-head summaries the pages read (head_metrics,
+two_targets)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ import numpy as np
 import pytest
 
 from attention import MultiHeadAttention
-from attention.blocks import FEED_FORWARD, SELF_ATTENTION, EncoderBlock
+from attention.analysis.head_metrics import head_mean, uniform_entropy_bits
+from attention.analysis.update_ratios import block_nudges, median_over_tokens
+from attention.core.blocks import FEED_FORWARD, SELF_ATTENTION, EncoderBlock
 from attention.experiments.two_targets import same_vector
-from attention.head_metrics import head_mean, uniform_entropy_bits
-from attention.nudges import block_nudges, median_over_tokens
 
 
 def _length(row) -> float:

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from attention.figures.heatmaps import LARGE_MAP_CELLS, MAX_GRID_CELLS
-from attention.pooling import pool_attention, pool_blocks
-from attention.toy import toy_inputs
+from attention.geometry.pooling import pool_attention, pool_blocks
+from attention.models.toy import toy_inputs
 from tests.apptest import array, chart, grid_maps, open_page
 from ui import data
 from ui.scenario import Scenario
@@ -152,8 +152,8 @@ def test_cross_attention_says_random_weights_are_random():
 def test_translation_heads_align_the_default_pair():
     """With the hand-built translation heads, the default sentence pair's maps align the
     translation: Katze's row peaks at "cat"; the heads are titled by their records."""
-    from attention.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
-    from attention.translation import HEADS, split_words
+    from attention.models.translation import HEADS, split_words
+    from attention.teaching.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
 
     at = open_page(PAGE, maps_kind="cross", maps_cross_weights="hand-built translation heads")
     assert not at.exception and not at.warning
@@ -195,8 +195,8 @@ def test_a_shared_link_keeps_the_lines_controls():
 
 
 def test_cross_mode_focuses_a_token_of_the_second_sentence():
-    from attention.sentences import DEFAULT_SECOND_TEXT
-    from attention.toy import split_words
+    from attention.models.toy import split_words
+    from attention.teaching.sentences import DEFAULT_SECOND_TEXT
 
     at = open_page(PAGE, maps_kind="cross", focus="2")
     picker = at.selectbox(key="maps_cross_focus")
@@ -217,7 +217,7 @@ def test_the_large_maps_have_square_cells():
 def test_a_long_text_is_drawn_in_blocks_whose_rows_still_sum_to_one():
     """MiniLM on ~330 word pieces: the grid in 64 × 64 blocks, the large maps in
     256 × 256 (not 330 × 330 cells for a ~520 px chart), each block the share of the
-    attention its tokens get (attention.pooling), and the page says so with the numbers."""
+    attention its tokens get (attention.geometry.pooling), and the page says so with the numbers."""
     text = " ".join(["The cat sat on the mat because it was tired."] * 30)
     at = open_page(PAGE, source="real", text=text)
     assert not at.exception

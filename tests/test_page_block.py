@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from attention import MultiHeadAttention
-from attention.toy import toy_inputs
-from attention.translation import (
+from attention.models.toy import toy_inputs
+from attention.models.translation import (
     ENGLISH,
     EXAMPLES,
     GERMAN,
@@ -349,7 +349,7 @@ def test_the_residual_sentences_follow_the_chosen_stack(norm):
 def test_the_feed_forward_reads_of_each_head_block_are_measured():
     import re
 
-    from attention.pretrained import load_pretrained
+    from attention.models.pretrained import load_pretrained
 
     at = open_page("pages/block.py", block_reads_layer="3")
     fig = chart(at, "block_reads")

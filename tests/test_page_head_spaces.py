@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from attention import MultiHeadAttention
-from attention.toy import toy_inputs
+from attention.models.toy import toy_inputs
 from tests.apptest import (
     array,
     chart,
@@ -210,7 +210,7 @@ def test_real_source_without_the_model_says_how_to_fix_it(tmp_path, monkeypatch)
     "knobs", [{}, {"full": "1"}, {"heads": "3"}, {"heads": "1", "d_head": "16"}]
 )
 def test_the_cost_beside_the_picture_is_the_cost_formula(knobs):
-    from attention.cost import attention_cost
+    from attention.core.cost import attention_cost
 
     at = open_page(PAGE, **knobs)
     heads = int(knobs.get("heads", 4))
@@ -228,7 +228,7 @@ def test_one_head_of_d_model_is_not_compared_with_itself():
     """With one head of d_model the sentence says what splitting it would cost instead:
     the same parameters and multiply-adds for every h that divides d_model (checked
     here on the cost formula, not taken from the page)."""
-    from attention.cost import attention_cost
+    from attention.core.cost import attention_cost
 
     at = open_page(PAGE, heads="1")
     n = len(toy_inputs(SENTENCE, 64).tokens)

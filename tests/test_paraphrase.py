@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention.paraphrase import (
+from attention.analysis.paraphrase import (
     MAX_CHARACTERS,
     TRIPLETS_FILE,
     ParaphraseTask,

@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attention.pretrained import (
+from attention.models.pretrained import (
     ModelError,
     ModelIntegrityError,
     ModelNotFoundError,
     load_pretrained,
 )
-from attention.pretrained.files import find_model
+from attention.models.pretrained.files import find_model
 
 FIXTURE = Path(__file__).parent / "fixtures" / "minilm_reference.npz"
 # Largest differences measured against transformers (fixture and live texts up to 512

@@ -9,13 +9,11 @@ from hypothesis import strategies as st
 from scipy.stats import spearmanr
 
 from attention import MultiHeadAttention, masked_softmax
-from attention.projection import (
-    align_to,
+from attention.geometry.planes import align_to, fit_plane, pca_2d
+from attention.geometry.rank_agreement import row_rank_correlation
+from attention.geometry.score_space import (
     equalise_queries_and_keys,
-    fit_plane,
     joint_query_key_layout,
-    pca_2d,
-    row_rank_correlation,
     score_space,
 )
 

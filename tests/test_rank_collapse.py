@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention.rank_collapse import collapse_runs, distance_from_rank_one, relative_pca
+from attention.analysis.rank_collapse import collapse_runs, distance_from_rank_one, relative_pca
 
 SEEDS = range(5)
 NORMS = ("pre", "post", "none")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention.rollout import attention_rollout
+from attention.analysis.rollout import attention_rollout
 
 
 def test_two_layers_two_heads_by_hand():

@@ -8,8 +8,8 @@ import dataclasses
 
 import pytest
 
-from attention.pretrained import load_pretrained
-from attention.toy import split_words, word_spans
+from attention.models.pretrained import load_pretrained
+from attention.models.toy import split_words, word_spans
 from tests.apptest import open_page
 from ui.scenario import DEFAULT_TEXT, Scenario, carry_focus
 

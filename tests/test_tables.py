@@ -11,12 +11,12 @@ import pytest
 from scipy.stats import spearmanr
 
 from attention import MultiHeadAttention
-from attention.experiments.cost import compare_layouts
+from attention.analysis.head_metrics import summarise_heads
+from attention.analysis.head_roles import ENTROPY, ROLES, role_scores
+from attention.experiments.equal_cost import compare_layouts
 from attention.experiments.training.train import Comparison, TrainingConfig, VariantResult
 from attention.figures import tables
-from attention.head_metrics import summarise_heads
-from attention.head_roles import ENTROPY, ROLES, role_scores
-from attention.head_spaces import neighbours
+from attention.geometry.head_spaces import neighbours
 
 TOKENS = ["the", "cat", "sat", "on", "the", "mat", "."]
 N, D_MODEL, HEADS = len(TOKENS), 8, 2

@@ -8,8 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
-from attention.translation import (
+from attention.models.translation import (
     CONTEXT,
     D_MODEL,
     ENGLISH,
@@ -26,9 +25,10 @@ from attention.translation import (
     look_up,
     split_words,
 )
-from attention.translation.features import POSITION, positions
-from attention.translation.heads import Link, Position, SameMeaning
-from attention.translation.vocabulary import GRAMMAR
+from attention.models.translation.features import POSITION, positions
+from attention.models.translation.heads import Link, Position, SameMeaning
+from attention.models.translation.vocabulary import GRAMMAR
+from attention.teaching.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
 
 MODEL = build_translation_model()
 DEFAULT_PAIR = (DEFAULT_TEXT, DEFAULT_SECOND_TEXT)

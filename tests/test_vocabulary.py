@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention.pretrained import load_pretrained
-from attention.pretrained.vocabulary import VocabularyEmbeddings
+from attention.models.pretrained import load_pretrained
+from attention.models.pretrained.vocabulary import VocabularyEmbeddings
 
 # (word, a related word, an unrelated word): chosen before looking at any reduced vectors;
 # at d_model 2 the pair apple/banana vs apple/parliament flips, so 2 is not asserted.

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from attention import MultiHeadAttention
-from attention.experiments.cost import compare_layouts, cost_by_length, head_layouts
+from attention.experiments.equal_cost import compare_layouts, cost_by_length, head_layouts
 
 
 @pytest.mark.parametrize(("d_model", "n_heads", "n"), [(64, 4, 11), (12, 5, 3), (8, 1, 6)])

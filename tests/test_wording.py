@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from attention.wording import plural
+from attention.teaching.wording import plural
 from tests.apptest import open_page
 
 PLURAL_AFTER_ONE = re.compile(

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention.blocks import BlockTrace, EncoderBlock
-from attention.head_blocks import BlockReads, head_block_reads
-from attention.rank_collapse import MAX_DEPTH, collapse_runs, relative_pca
+from attention.analysis.ffn_reads import BlockReads, head_block_reads
+from attention.analysis.rank_collapse import MAX_DEPTH, collapse_runs, relative_pca
+from attention.core.blocks import BlockTrace, EncoderBlock
 from ui import data
 from ui.cache_policy import PER_USER_TTL
 from ui.data import cached_per_computation

@@ -21,9 +21,9 @@ import streamlit as st
 from attention import AttentionTrace, MultiHeadAttention
 from attention.experiments.training.task import TASK_TEXTS
 from attention.experiments.training.train import TrainingConfig, example_tokens, trained_heads
-from attention.head_spaces import HeadSpaces, head_spaces
-from attention.pretrained import ModelError
-from attention.toy import MAX_TOY_TOKENS, WordVectors, split_words, toy_inputs, word_spans
+from attention.geometry.head_spaces import HeadSpaces, head_spaces
+from attention.models.pretrained import ModelError
+from attention.models.toy import MAX_TOY_TOKENS, WordVectors, split_words, toy_inputs, word_spans
 from ui import why_heads
 from ui.cache_policy import PER_USER_TTL
 from ui.real_model import pretrained_model, run_real, vocabulary_embeddings

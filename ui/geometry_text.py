@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 
-from attention.head_spaces import HeadSpaces, agreement_range
-from attention.wording import plural
+from attention.geometry.head_spaces import HeadSpaces, agreement_range
+from attention.teaching.wording import plural
 
 
 def _span(low: float, high: float, pattern: str) -> str:

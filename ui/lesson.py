@@ -1,7 +1,7 @@
 """The Lesson page's Streamlit side: which step is shown (and its place in the URL),
 presenter mode, the quiz score kept in the session, and drawing one step.
 
-The steps' computations are in attention.lesson.steps, their words in assets/lesson.toml;
+The steps' computations are in attention.teaching.lesson.steps, their words in assets/lesson.toml;
 `LESSON_STEPS` below pairs each step's words with the function that gathers its
 (cached) inputs here and computes its view there.
 """
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import streamlit as st
 
 from attention.figures.presentation import for_slides
-from attention.lesson.content import StepText, fill, lesson_text
-from attention.lesson.export import ExportedStep, lesson_html
-from attention.lesson.steps import StepView
+from attention.teaching.lesson.content import StepText, fill, lesson_text
+from attention.teaching.lesson.export import ExportedStep, lesson_html
+from attention.teaching.lesson.steps import StepView
 from ui.charts import show_chart
 from ui.markdown import literal
 from ui.scenario import Scenario

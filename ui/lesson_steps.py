@@ -1,5 +1,5 @@
 """Each Lesson step's inputs, gathered from the cached data layer, and its own control:
-the glue between the scenario and attention.lesson.steps. One function per step, in
+the glue between the scenario and attention.teaching.lesson.steps. One function per step, in
 lesson order; LESSON_STEPS pairs them with their words from assets/lesson.toml."""
 
 from __future__ import annotations
@@ -8,7 +8,9 @@ import dataclasses
 
 import streamlit as st
 
-from attention.experiments.cost import compare_layouts
+from attention.analysis.head_roles import ROLES
+from attention.analysis.rank_collapse import MAX_DEPTH
+from attention.experiments.equal_cost import compare_layouts
 from attention.experiments.slicing import own_slice_share
 from attention.figures.curves import (
     cost_bars,
@@ -24,11 +26,13 @@ from attention.figures.heatmaps import (
 )
 from attention.figures.spaces import before_figure, head_space_figure, lecture_figure
 from attention.figures.text import safe_label
-from attention.head_roles import ROLES
-from attention.head_spaces import HeadSpaces, neighbours
-from attention.lecture import QUERY, TARGETS, lecture_picture
-from attention.lesson.content import lesson_text
-from attention.lesson.steps import (
+from attention.geometry.head_spaces import HeadSpaces, neighbours
+from attention.models.translation import EXAMPLES, choose_pronoun, head_titles
+from attention.models.translation.heads import YOU_FROM_SOURCE
+from attention.models.translation.pronoun import YOU_PRONOUNS
+from attention.teaching.lecture_picture import QUERY, TARGETS, lecture_picture
+from attention.teaching.lesson.content import lesson_text
+from attention.teaching.lesson.steps import (
     StepView,
     after_heads_step,
     cost_step,
@@ -44,10 +48,6 @@ from attention.lesson.steps import (
     translation_step,
     two_targets_step,
 )
-from attention.rank_collapse import MAX_DEPTH
-from attention.translation import EXAMPLES, choose_pronoun, head_titles
-from attention.translation.heads import YOU_FROM_SOURCE
-from attention.translation.pronoun import YOU_PRONOUNS
 from ui import block_data, data, why_heads
 from ui.cache_policy import PER_USER_TTL
 from ui.lesson import Control, LessonStep

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from attention.head_blocks import BlockReads, head_block_reads
-from attention.head_roles import role_scores
-from attention.pretrained import ModelError, ModelTrace, PretrainedModel, load_pretrained
-from attention.pretrained.vocabulary import VocabularyEmbeddings
+from attention.analysis.ffn_reads import BlockReads, head_block_reads
+from attention.analysis.head_roles import role_scores
+from attention.models.pretrained import ModelError, ModelTrace, PretrainedModel, load_pretrained
+from attention.models.pretrained.vocabulary import VocabularyEmbeddings
 from ui.cache_policy import PER_USER_TTL
 
 

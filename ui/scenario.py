@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from attention.sentences import DEFAULT_TEXT
+from attention.teaching.sentences import DEFAULT_TEXT
 
 MAX_TEXT_CHARS = 5000
 D_MODEL_CHOICES = (2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384)

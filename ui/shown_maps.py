@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from attention.engine import AttentionTrace
+from attention.core.engine import AttentionTrace
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.state.common import user_key_from_element_id
 
 from attention.experiments.training.train import TrainingConfig
-from attention.pretrained import ModelConfig, ModelError
+from attention.models.pretrained import ModelConfig, ModelError
 from ui import data
 from ui.charts import loading_plotly_meanwhile
 from ui.markdown import literal

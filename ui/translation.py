@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from attention.engine import AttentionTrace
-from attention.translation import (
+from attention.core.engine import AttentionTrace
+from attention.models.translation import (
     TranslationModel,
     TranslationTrace,
     build_translation_model,

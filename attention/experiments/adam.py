@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from attention.validation import check_positive_float
+from attention.core.validation import check_positive_float
 
 
 class Adam:

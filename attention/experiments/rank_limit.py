@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention.engine import masked_softmax
+from attention.core.engine import masked_softmax
+from attention.core.validation import check_finite_array, check_positive_float, check_positive_int
 from attention.experiments.adam import Adam
-from attention.validation import check_finite_array, check_positive_float, check_positive_int
 
 PATTERNS = {
     "permutation": "a random permutation: each token attends to one other token",

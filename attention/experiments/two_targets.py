@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention.engine import masked_softmax
+from attention.core.engine import masked_softmax
+from attention.core.validation import check_finite_array, check_positive_float, check_positive_int
 from attention.experiments.adam import Adam
-from attention.validation import check_finite_array, check_positive_float, check_positive_int
 
 ONE_HEAD_FLOOR = float(np.log(2.0))  # -½(log ½ + log ½): the best one head can do
 

@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from attention.experiments.cost import LayoutCost
+from attention.analysis.pruning import CurveBand, PruningCurve
+from attention.experiments.equal_cost import LayoutCost
 from attention.experiments.rank_limit import RankLimitResult
 from attention.experiments.slicing import own_slice_share
 from attention.experiments.two_targets import ONE_HEAD_FLOOR, TwoTargetResult
@@ -32,7 +33,6 @@ from attention.figures.grid import (
 )
 from attention.figures.palette import FONT_SIZE, TOKEN_COLOR, head_color, with_alpha
 from attention.figures.text import percent, safe_label, unique_labels
-from attention.pruning import CurveBand, PruningCurve
 
 # Layouts and variants (not heads): Paul Tol's high-contrast set plus black, each with
 # its own dash so the lines stay apart in grey print and for every colour vision.

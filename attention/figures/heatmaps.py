@@ -8,7 +8,7 @@ trace on one pair of axes (grid.tiled: the maps side by side with NaN gutters), 
 subplot or chart per map and not one shape per cell: that is what keeps 72 heads fast in
 the browser, and a toy grid of 8 heads ~10 % faster to redraw than 8 subplots
 (benchmarks/bench_interaction.py). Long maps are pooled to at most `max_cells` blocks per
-side (see attention.pooling), so pooled rows still sum to 1.
+side (see attention.geometry.pooling), so pooled rows still sum to 1.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from attention.figures.palette import (
     signed_axis,
 )
 from attention.figures.text import safe_label, unique_labels
-from attention.pooling import pool_attention, pool_blocks
+from attention.geometry.pooling import pool_attention, pool_blocks
 
 MAX_GRID_CELLS = 64  # longer maps are pooled to this many blocks per side
 LARGE_MAP_CELLS = 256  # a map drawn large (~520 px): longer ones pooled, ~2 px a block

@@ -12,7 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
-from attention.engine import AttentionTrace
+from attention.core.engine import AttentionTrace
 from attention.figures.grid import (
     MARGIN,
     PAGE_TITLE_CHARS,
@@ -39,8 +39,9 @@ from attention.figures.palette import (
 )
 from attention.figures.plane_tiles import PlaneTiles
 from attention.figures.text import safe_label
-from attention.head_spaces import HeadSpaces
-from attention.projection import JointLayout, Layout2D, pca_2d
+from attention.geometry.head_spaces import HeadSpaces
+from attention.geometry.planes import Layout2D, pca_2d
+from attention.geometry.score_space import JointLayout
 
 LAYER_SCALE = "Viridis"  # colour-blind-safe order from embeddings (light) to last layer
 MAX_NAMED_TOKENS = 40  # the layer-path figure writes token names up to this many

@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from attention.experiments.cost import LayoutCost
+from attention.analysis.head_roles import ENTROPY, strongest_role
+from attention.experiments.equal_cost import LayoutCost
 from attention.experiments.training.train import Comparison
 from attention.figures.text import percent
-from attention.head_roles import ENTROPY, strongest_role
-from attention.head_spaces import Neighbours
+from attention.geometry.head_spaces import Neighbours
 
 
 def _head_names(n_heads: int) -> list[str]:
@@ -60,7 +60,7 @@ def head_kind_table(
     focus: int,
     head_names: Sequence[str] | None = None,
 ) -> Styler:
-    """One row per head from attention.head_metrics.summarise_heads: entropy, largest
+    """One row per head from attention.analysis.head_metrics.summarise_heads: entropy, largest
     weight, the key the focus query looks at most (with its weight) and the pattern;
     rows named `head_names` (default "head 1", …)."""
     top_keys = zip(summary["focus_top_key"], summary["focus_top_weight"], strict=True)
@@ -165,7 +165,7 @@ def slice_rows(
 
 
 def role_table(scores: dict[str, np.ndarray]) -> list[dict[str, object]]:
-    """One row per head of a (layers, heads) role score set (attention.head_roles),
+    """One row per head of a (layers, heads) role score set (attention.analysis.head_roles),
     layers and heads counted from 1, ready for a sortable table."""
     strongest = strongest_role(scores)
     layers, heads = scores[ENTROPY].shape

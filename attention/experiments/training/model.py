@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from attention import AttentionTrace, MultiHeadAttention
-from attention.engine import masked_softmax
+from attention.core.engine import masked_softmax
+from attention.core.validation import check_positive_int
 from attention.experiments.slicing import input_slices
-from attention.validation import check_positive_int
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from attention.assets import TEXT, TEXTS, AssetError, asset_label, check_fields, read_toml
-from attention.validation import check_positive_int
+from attention.core.validation import check_positive_int
 
 TEXTS_FILE = "task.toml"
 

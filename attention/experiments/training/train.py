@@ -17,10 +17,10 @@ from numpy.lib.stride_tricks import sliding_window_view
 from threadpoolctl import threadpool_limits
 
 from attention import MultiHeadAttention
+from attention.core.validation import check_positive_float, check_positive_int
 from attention.experiments.adam import Adam
 from attention.experiments.training.model import TwoLookupModel
 from attention.experiments.training.task import Batch, TwoLookupTask
-from attention.validation import check_positive_float, check_positive_int
 
 EVAL_SIZE = 2000
 REPORT_EVERY = 50  # steps between progress reports
