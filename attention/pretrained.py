@@ -2,22 +2,7 @@
 `from attention.pretrained import load_pretrained`); the code lives in
 `attention.models.pretrained`."""
 
-from attention.models.pretrained import (
-    ModelConfig,
-    ModelError,
-    ModelIntegrityError,
-    ModelNotFoundError,
-    ModelTrace,
-    PretrainedModel,
-    load_pretrained,
-)
+from attention.models import pretrained as _package
+from attention.models.pretrained import *  # noqa: F403  (the package's public names)
 
-__all__ = [
-    "ModelConfig",
-    "ModelError",
-    "ModelIntegrityError",
-    "ModelNotFoundError",
-    "ModelTrace",
-    "PretrainedModel",
-    "load_pretrained",
-]
+__all__ = _package.__all__

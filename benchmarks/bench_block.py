@@ -25,7 +25,7 @@ from threadpoolctl import threadpool_limits
 from attention import MultiHeadAttention
 from attention.analysis.rank_collapse import MAX_DEPTH, collapse_runs, relative_pca
 from attention.analysis.update_ratios import block_nudges
-from attention.core.blocks import FEED_FORWARD, EncoderBlock
+from attention.core.blocks import FEED_FORWARD, BlockConfig, EncoderBlock
 from attention.core.process_tuning import tune_process
 from attention.figures.curves import rank_collapse_figure, stream_update_figure
 from attention.figures.heatmaps import attention_grid, concat_figure, hidden_figure
@@ -178,7 +178,7 @@ def main() -> None:
     for d_model, n_heads, label in WIDTHS:
         for n in TOKENS:
             x = toy_inputs(" ".join(f"w{i}" for i in range(n)), d_model).x.astype(np.float32)
-            block = EncoderBlock.random(d_model, n_heads, seed=0, dtype=np.float32)
+            block = EncoderBlock.random(BlockConfig(d_model, n_heads, seed=0, dtype=np.float32))
             run = torch_block(d_model, n_heads, x)
             # alternating blocks of runs, so drifting machine load falls on both alike
             ours, *rest = interleaved_medians(

@@ -13,6 +13,7 @@ from attention.core.blocks import (
     CROSS_ATTENTION,
     FEED_FORWARD,
     SELF_ATTENTION,
+    BlockConfig,
     DecoderBlock,
     EncoderBlock,
     update_ratios,
@@ -88,10 +89,10 @@ BLOCK_CASES = [
 @pytest.mark.parametrize(("norm", "residual", "with_ffn"), BLOCK_CASES)
 @pytest.mark.parametrize("causal", [False, True])
 def test_encoder_block_matches_reference(norm, residual, with_ffn, causal):
-    block = EncoderBlock.random(
+    block = EncoderBlock.random(BlockConfig(
         12, 3, d_ff=20, use_feed_forward=with_ffn, norm=norm, residual=residual, seed=5,
         dtype=np.float64,
-    )  # fmt: skip
+    ))  # fmt: skip
     x = rng(6).normal(size=(7, 12))
     trace = block(x, causal=causal)
     ref = reference_block(
@@ -114,10 +115,10 @@ def test_encoder_block_matches_reference(norm, residual, with_ffn, causal):
 
 @pytest.mark.parametrize(("norm", "residual", "with_ffn"), BLOCK_CASES)
 def test_decoder_block_matches_reference(norm, residual, with_ffn):
-    block = DecoderBlock.random(
+    block = DecoderBlock.random(BlockConfig(
         12, 4, d_ff=16, activation="relu", use_feed_forward=with_ffn, norm=norm,
         residual=residual, seed=8, dtype=np.float64,
-    )  # fmt: skip
+    ))  # fmt: skip
     target = rng(9).normal(size=(5, 12))
     memory = rng(10).normal(size=(8, 12))
     trace = block(target, memory)
@@ -146,7 +147,7 @@ def test_decoder_block_matches_reference(norm, residual, with_ffn):
 def test_decoder_never_reads_the_future(norm, changed):
     """Changing target token `changed` leaves every earlier position's intermediates
     exactly as they were, and does change that position and the ones after it."""
-    block = DecoderBlock.random(16, 4, norm=norm, seed=11, dtype=np.float64)
+    block = DecoderBlock.random(BlockConfig(16, 4, norm=norm, seed=11, dtype=np.float64))
     target = rng(12).normal(size=(6, 16))
     memory = rng(13).normal(size=(4, 16))
     edited = target.copy()
@@ -161,7 +162,7 @@ def test_decoder_never_reads_the_future(norm, changed):
 
 
 def test_decoder_reads_the_memory():
-    block = DecoderBlock.random(8, 2, seed=0, dtype=np.float64)
+    block = DecoderBlock.random(BlockConfig(8, 2, seed=0, dtype=np.float64))
     target = rng(0).normal(size=(3, 8))
     memory = rng(1).normal(size=(5, 8))
     plain = block(target, memory)
@@ -173,7 +174,7 @@ def test_decoder_reads_the_memory():
 
 
 def test_trace_norms_and_lookup():
-    block = EncoderBlock.random(8, 2, norm="pre", seed=0, dtype=np.float64)
+    block = EncoderBlock.random(BlockConfig(8, 2, norm="pre", seed=0, dtype=np.float64))
     x = rng(2).normal(size=(4, 8))
     trace = block(x)
     step = trace.sublayer(FEED_FORWARD)
@@ -186,23 +187,28 @@ def test_trace_norms_and_lookup():
 
 
 def test_same_seed_same_block_and_float32_stays_float32():
-    a = EncoderBlock.random(8, 2, seed=3)
-    b = EncoderBlock.random(8, 2, seed=3)
+    a = EncoderBlock.random(BlockConfig(8, 2, seed=3))
+    b = EncoderBlock.random(BlockConfig(8, 2, seed=3))
     x = rng(0).normal(size=(4, 8))
     np.testing.assert_array_equal(a(x).output, b(x).output)
     assert a(x).output.dtype == np.float32
-    assert not np.array_equal(a(x).output, EncoderBlock.random(8, 2, seed=4)(x).output)
+    assert not np.array_equal(a(x).output, EncoderBlock.random(BlockConfig(8, 2, seed=4))(x).output)
 
 
 @pytest.mark.parametrize(
     ("make", "pieces"),
     [
-        (lambda: EncoderBlock.random(8, 2, norm="middle"), ["norm", "'middle'", "post"]),
+        (
+            lambda: EncoderBlock.random(BlockConfig(8, 2, norm="middle")),
+            ["norm", "'middle'", "post"],
+        ),
         (lambda: FeedForward(8, activation="tanh"), ["activation", "'tanh'", "gelu"]),
         (lambda: FeedForward(8, d_ff=0), ["d_ff", "got 0"]),
         (lambda: LayerNorm(8, eps=0), ["eps", "got 0"]),
         (
-            lambda: EncoderBlock(EncoderBlock.random(8, 2).self_attention, FeedForward(6)),
+            lambda: EncoderBlock(
+                EncoderBlock.random(BlockConfig(8, 2)).self_attention, FeedForward(6)
+            ),
             ["d_model", "8", "6"],
         ),
     ],
@@ -222,7 +228,7 @@ def test_bad_input_shape_is_a_clear_error():
 
 
 def test_block_around_existing_heads_keeps_them_and_draws_its_own_ffn():
-    block = EncoderBlock.random(8, 2, seed=0, dtype=np.float64)
+    block = EncoderBlock.random(BlockConfig(8, 2, seed=0, dtype=np.float64))
     wrapped = EncoderBlock.around(block.self_attention, d_ff=16, norm="pre", seed=0)
     assert wrapped.self_attention is block.self_attention
     assert wrapped.feed_forward.w_1.shape == (8, 16) and wrapped.norm == "pre"
@@ -243,7 +249,7 @@ def test_update_ratios_divide_and_give_zero_for_an_empty_stream():
 def test_block_with_learned_norms_uses_their_gain_bias_and_eps():
     """Post-LN with given LayerNorms against the reference sublayers, gain and bias applied
     by hand: LN(x + update) · gain + bias, with each norm's own eps."""
-    base = EncoderBlock.random(8, 2, d_ff=12, seed=4, dtype=np.float64)
+    base = EncoderBlock.random(BlockConfig(8, 2, d_ff=12, seed=4, dtype=np.float64))
     gains, biases = rng(5).normal(size=(2, 8)), rng(6).normal(size=(2, 8))
     norms = [LayerNorm.from_weights(gains[i], biases[i], eps=1e-12) for i in range(2)]
     block = EncoderBlock(base.self_attention, base.feed_forward, norm="post", norms=norms)
@@ -272,14 +278,14 @@ def test_block_with_learned_norms_uses_their_gain_bias_and_eps():
     ],
 )
 def test_bad_learned_norms_are_refused(norm, norms, piece):
-    base = EncoderBlock.random(8, 2, seed=0, dtype=np.float64)
+    base = EncoderBlock.random(BlockConfig(8, 2, seed=0, dtype=np.float64))
     with pytest.raises(ValueError, match="norms") as info:
         EncoderBlock(base.self_attention, base.feed_forward, norm=norm, norms=norms)
     assert piece in str(info.value)
 
 
 def test_decoder_block_takes_one_learned_norm_per_sublayer():
-    base = DecoderBlock.random(8, 2, seed=1, dtype=np.float64)
+    base = DecoderBlock.random(BlockConfig(8, 2, seed=1, dtype=np.float64))
     norms = [LayerNorm.from_weights(np.full(8, 2.0), np.zeros(8), eps=1e-12) for _ in range(3)]
     block = DecoderBlock(
         base.self_attention, base.cross_attention, base.feed_forward, norm="post", norms=norms

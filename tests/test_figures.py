@@ -20,7 +20,7 @@ from attention import MultiHeadAttention
 from attention.analysis.ffn_reads import head_block_reads
 from attention.analysis.pruning import PruningCurve, curve_band
 from attention.analysis.update_ratios import block_nudges
-from attention.core.blocks import FEED_FORWARD, EncoderBlock
+from attention.core.blocks import FEED_FORWARD, BlockConfig, EncoderBlock
 from attention.experiments.equal_cost import compare_layouts, cost_by_length
 from attention.experiments.rank_limit import fit_rank_limit, target_pattern
 from attention.experiments.training.train import TrainingConfig, compare_variants, seed_summary
@@ -114,7 +114,12 @@ def _builders(i: dict) -> dict:
         "slicing_figure": [lambda: heatmaps.slicing_figure(i["mha"].w_q)],
         "head_reads_figure": [
             lambda: heatmaps.head_reads_figure(
-                [("random <b>", head_block_reads(EncoderBlock.random(8, 2, seed=0)).shares)]
+                [
+                    (
+                        "random <b>",
+                        head_block_reads(EncoderBlock.random(BlockConfig(8, 2, seed=0))).shares,
+                    )
+                ]
             )
         ],
         "singular_value_chart": [lambda: heatmaps.singular_value_chart(i["rank"])],

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention.core.blocks import EncoderBlock, child_seeds
+from attention.core.blocks import BlockConfig, EncoderBlock, child_seeds
 from attention.core.layers import FeedForward
 from attention.core.validation import check_positive_int
 from attention.geometry.planes import pca_2d
@@ -75,7 +75,7 @@ def collapse_runs(
         raise ValueError(f"x must have shape (n_tokens, d_model); got shape {x.shape}.")
     layers = [
         EncoderBlock.random(
-            x.shape[1], n_heads, d_head, norm=norm, seed=layer_seed, dtype=np.float64
+            BlockConfig(x.shape[1], n_heads, d_head, norm=norm, seed=layer_seed, dtype=np.float64)
         )
         for layer_seed in child_seeds(seed, depth)
     ]

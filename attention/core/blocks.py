@@ -91,6 +91,40 @@ class BlockTrace:
         raise KeyError(f"this block has no sublayer {name!r}; it has {names}.")
 
 
+@dataclass(frozen=True)
+class BlockConfig:
+    """A block with freshly drawn weights: its sizes and choices (see `EncoderBlock` and
+    `DecoderBlock`); one `seed` fixes every layer's weights."""
+
+    d_model: int
+    n_heads: int
+    d_head: int | None = None
+    d_ff: int | None = None
+    activation: str = "gelu"
+    use_feed_forward: bool = True
+    norm: str = "post"
+    residual: bool = True
+    seed: int | None = 0
+    bias: bool = True
+    eps: float = 1e-5
+    dtype: type = np.float32
+
+    def draw(self, attentions: int) -> tuple[list[MultiHeadAttention], FeedForward | None]:
+        """`attentions` attention layers and the feed-forward network (None when not
+        used), each from its own child seed of `seed`: the feed-forward's comes last."""
+        seeds = child_seeds(self.seed, attentions + 1)
+        layers = [
+            MultiHeadAttention(self.d_model, self.n_heads, self.d_head, seed, self.bias, self.dtype)
+            for seed in seeds[:attentions]
+        ]
+        ffn = None
+        if self.use_feed_forward:
+            ffn = FeedForward(
+                self.d_model, self.d_ff, self.activation, seeds[-1], self.bias, self.dtype
+            )
+        return layers, ffn
+
+
 class _Block:
     """The residual-plus-LayerNorm wiring shared by the encoder and decoder blocks."""
 
@@ -191,28 +225,10 @@ class EncoderBlock(_Block):
         super().__init__((self_attention,), feed_forward, norm, residual, eps, norms)
 
     @classmethod
-    def random(
-        cls,
-        d_model: int,
-        n_heads: int,
-        d_head: int | None = None,
-        d_ff: int | None = None,
-        activation: str = "gelu",
-        use_feed_forward: bool = True,
-        norm: str = "post",
-        residual: bool = True,
-        seed: int | None = 0,
-        bias: bool = True,
-        eps: float = 1e-5,
-        dtype: type = np.float32,
-    ) -> EncoderBlock:
-        """A block with freshly drawn weights; one `seed` fixes all of them."""
-        attention_seed, ffn_seed = child_seeds(seed, 2)
-        attention = MultiHeadAttention(d_model, n_heads, d_head, attention_seed, bias, dtype)
-        ffn = None
-        if use_feed_forward:
-            ffn = FeedForward(d_model, d_ff, activation, ffn_seed, bias, dtype)
-        return cls(attention, ffn, norm, residual, eps)
+    def random(cls, config: BlockConfig) -> EncoderBlock:
+        """A block with freshly drawn weights, as `config` describes."""
+        (attention,), ffn = config.draw(1)
+        return cls(attention, ffn, config.norm, config.residual, config.eps)
 
     @classmethod
     def around(
@@ -286,29 +302,10 @@ class DecoderBlock(_Block):
         )
 
     @classmethod
-    def random(
-        cls,
-        d_model: int,
-        n_heads: int,
-        d_head: int | None = None,
-        d_ff: int | None = None,
-        activation: str = "gelu",
-        use_feed_forward: bool = True,
-        norm: str = "post",
-        residual: bool = True,
-        seed: int | None = 0,
-        bias: bool = True,
-        eps: float = 1e-5,
-        dtype: type = np.float32,
-    ) -> DecoderBlock:
-        """A block with freshly drawn weights; one `seed` fixes all of them."""
-        self_seed, cross_seed, ffn_seed = child_seeds(seed, 3)
-        self_attention = MultiHeadAttention(d_model, n_heads, d_head, self_seed, bias, dtype)
-        cross_attention = MultiHeadAttention(d_model, n_heads, d_head, cross_seed, bias, dtype)
-        ffn = None
-        if use_feed_forward:
-            ffn = FeedForward(d_model, d_ff, activation, ffn_seed, bias, dtype)
-        return cls(self_attention, cross_attention, ffn, norm, residual, eps)
+    def random(cls, config: BlockConfig) -> DecoderBlock:
+        """A block with freshly drawn weights, as `config` describes."""
+        (self_attention, cross_attention), ffn = config.draw(2)
+        return cls(self_attention, cross_attention, ffn, config.norm, config.residual, config.eps)
 
     def __call__(self, x: np.ndarray, memory: np.ndarray, temperature: float = 1.0) -> BlockTrace:
         """Run the block on target tokens x (..., n_target, d_model) reading the encoder's
