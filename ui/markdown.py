@@ -1,15 +1,6 @@
-"""User text inside Streamlit markdown: escaped so it shows literally — no emphasis,
-links, LaTeX or HTML made from what a user typed."""
+"""User text inside Streamlit markdown, for pages and ui helpers: the escaping lives in
+attention/teaching/markdown.py, where the narration functions use it too."""
 
-from __future__ import annotations
+from attention.teaching.markdown import literal
 
-import html
-import re
-
-_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$:])")
-
-
-def literal(text: str) -> str:
-    """`text` escaped for st.markdown: markdown and LaTeX characters get a backslash,
-    angle brackets and ampersands become HTML entities."""
-    return _SPECIAL.sub(r"\\\1", html.escape(text, quote=False))
+__all__ = ["literal"]

@@ -1,0 +1,144 @@
+"""The sentences of the block page's translation example (§3): what each hand-built head
+does, what the heads did at the words for "you", and the du / ihr / Sie choice, every
+part read off the maps."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from attention.models.translation.heads import WHO_IS_YOU, YOU_FROM_SOURCE, Head
+from attention.models.translation.model import TranslationTrace
+from attention.models.translation.pronoun import SETTLED, YOU_PRONOUNS, PronounChoice
+from attention.models.translation.vocabulary import Word
+from attention.teaching.markdown import literal
+
+
+def head_list(titles: Sequence[str], heads: Sequence[Head]) -> str:
+    """A bullet per hand-built head: its title and what it does to every word."""
+    return "\n".join(
+        f"- **{literal(title)}**: {literal(head.does)}"
+        for title, head in zip(titles, heads, strict=True)
+    )
+
+
+def head_construction(titles: Sequence[str], heads: Sequence[Head]) -> str:
+    """A bullet per head: its score terms and what its values carry."""
+    return "\n".join(
+        f"- **{literal(title)}** — score: {literal(head.built)}. Values carry: "
+        f"{literal(head.carried)}."
+        for title, head in zip(titles, heads, strict=True)
+    )
+
+
+def vocabulary_lines(language: str, words: Mapping[str, Word]) -> tuple[str, str]:
+    """Two lines about one language's vocabulary: every word, then its words of address."""
+    address = [w.text for w in words.values() if "address" in w.grammar]
+    return (
+        f"**{language}:** " + literal(", ".join(words)),
+        f"*{language} words of address:* " + literal(", ".join(address)),
+    )
+
+
+class YouReading(NamedTuple):
+    """Where one English 2nd-person word puts most of its weight in the "who is you?"
+    head: its position, the word, the key it favours and that key's weight."""
+
+    position: int
+    word: str
+    strongest: str
+    weight: float
+
+
+def you_readings(example: TranslationTrace) -> list[YouReading]:
+    """The "who is you?" head's strongest key at every 2nd-person word of the source."""
+    readings = []
+    for i in example.source_positions("2nd person"):
+        strongest, weight = example.strongest_key("encoder", WHO_IS_YOU.name, query=i)
+        readings.append(YouReading(i, example.source_tokens[i], strongest, weight))
+    return readings
+
+
+def you_remark(readings: Sequence[YouReading], head_name: str = WHO_IS_YOU.name) -> str:
+    """What the encoder's "who is you?" head did at each 2nd-person word."""
+    name = literal(head_name)
+    if not readings:
+        return (
+            f"This sentence has no 2nd-person word, so the **{name}** head has nothing to settle."
+        )
+    remarks = []
+    for r in readings:
+        if r.strongest == r.word:
+            remarks.append(
+                f"“{literal(r.word)}” (word {r.position + 1}) finds no word of address and "
+                f"keeps **{r.weight:.0%}** of its weight on itself"
+            )
+        else:
+            remarks.append(
+                f"“{literal(r.word)}” (word {r.position + 1}) puts **{r.weight:.0%}** of "
+                f"its weight on **{literal(r.strongest)}**"
+            )
+    return f"Here, in the **{name}** head: " + "; ".join(remarks) + "."
+
+
+def formality_remark(word: str, weight: float) -> str:
+    """Where the decoder's formality head looks from the last word written."""
+    return (
+        f"Here the **formality** head at the last word puts **{weight:.0%}** of its weight "
+        f"on **{literal(word)}**."
+    )
+
+
+def listing(words: Sequence[str], last: str) -> str:
+    """'**a**', '**a** or **b**', '**a**, **b** and **c**' (with `last` = "or"/"and")."""
+    quoted = [f"**{literal(w)}**" for w in words]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + f" {last} " + quoted[-1]
+
+
+def pronoun_decision(choice: PronounChoice, target_tokens: Sequence[str]) -> str:
+    """The du / ihr / Sie choice in words, every part computed from the cross map, then
+    how the German typed compares with it."""
+    name = literal(YOU_FROM_SOURCE.name)
+    if not choice.has_you:
+        return (
+            f"At `<s>` the **{name}** head finds no English 2nd-person word: "
+            f"{choice.weight_on_you:.0%} of its weight lands on one, so it spreads out and "
+            "there is no du, ihr or Sie to choose."
+        )
+    brought = ", ".join(f"{feature} {value:.2f}" for feature, value in choice.delivered.items())
+    settled = "; ".join(
+        f"{what}: **{side}**" if side else f"{what}: not settled"
+        for what, side in (("number", choice.number), ("formality", choice.formality))
+    )
+    text = (
+        f"At `<s>`, before any German word is written, the **{name}** head puts "
+        f"**{choice.weight_on_you:.0%}** of its weight on the English 2nd-person words and "
+        f"brings back {brought}. A side counts as settled when it leads the other by more "
+        f"than {SETTLED:g}: {settled}. "
+    )
+    if choice.pronoun:
+        text += f"So the English sentence asks for **{literal(choice.pronoun)}**."
+    else:
+        allowed = listing(choice.candidates, "and")
+        text += f"So the English sentence does not settle it: it allows {allowed}."
+    return text + " " + german_remark(choice, target_tokens)
+
+
+def german_remark(choice: PronounChoice, target_tokens: Sequence[str]) -> str:
+    """How the German typed compares with the choice."""
+    you_words = {w.text for w in YOU_PRONOUNS}
+    used = tuple(dict.fromkeys(t for t in target_tokens if t in you_words))
+    if not used:
+        return "Your German uses none of them."
+    ruled_out = tuple(w for w in used if w not in choice.candidates)
+    if ruled_out:
+        return (
+            f"Your German uses {listing(ruled_out, 'and')}, which the English sentence rules out."
+        )
+    if choice.pronoun:
+        return f"Your German uses {listing(used, 'and')}, as the English sentence asks."
+    fits = "is one of them" if len(used) == 1 else "are among them"
+    return (
+        f"Your German's {listing(used, 'and')} {fits}: that choice came from outside the "
+        "English sentence."
+    )

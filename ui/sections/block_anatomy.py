@@ -1,0 +1,118 @@
+"""The block page's §1: the scenario's heads in one block (concatenation, W_O, the
+sublayers' update sizes, the feed-forward network and how it reads each head's block),
+then the same measured in MiniLM."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention.analysis.update_ratios import block_nudges, median_over_tokens
+from attention.core.blocks import FEED_FORWARD
+from attention.figures.curves import layer_ratio_figure, stream_update_figure
+from attention.figures.heatmaps import concat_figure, head_reads_figure, hidden_figure
+from attention.figures.spaces import layer_path_figure
+from attention.models.pretrained import ModelError
+from attention.teaching.narration import block as narration
+from attention.teaching.narration.block import LAYER_NORMS
+from ui import block_data
+from ui.charts import show_chart
+from ui.data import ScenarioRun
+from ui.real_model import minilm_reads, pretrained_model, run_real
+from ui.scenario import Scenario
+
+ACTIVATIONS = {"GELU": "gelu", "ReLU": "relu"}
+
+
+@st.fragment
+def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
+    """§1: the scenario's heads in one block: concatenation, W_O, norms, FFN."""
+    tokens = run.tokens
+    st.header("1 · What one block does to each token")
+    left, right = st.columns(2)
+    norm_label = left.radio(
+        "Where the LayerNorm sits",
+        ["post-LN", "pre-LN"],
+        captions=[LAYER_NORMS[n][1] for n in ("post-LN", "pre-LN")],
+        key="block_norm",
+        bind="query-params",
+        horizontal=True,
+    )
+    norm = LAYER_NORMS[norm_label][0]
+    activation = ACTIVATIONS[
+        right.radio(
+            "Feed-forward activation",
+            list(ACTIVATIONS),
+            key="block_act",
+            bind="query-params",
+            horizontal=True,
+        )
+    ]
+    st.latex(narration.block_equations(norm))
+    st.latex(narration.feed_forward_equation(activation))
+
+    trace = block_data.block_trace(scenario, norm, activation)
+    attention_step = trace.sublayers[0]
+    st.subheader("The heads, concatenated, feed $W_O$")
+    st.markdown(narration.concat_sentence(run.mha.n_heads, run.mha.d_head, run.mha.d_model))
+    show_chart(
+        concat_figure(tokens, attention_step.detail.concat, attention_step.update, run.mha.n_heads),
+        key="block_concat",
+    )
+
+    what_the_feed_forward_reads(scenario, norm, activation)
+
+    norms, hidden = st.columns(2)
+    nudges = block_nudges(trace)
+    with norms:
+        st.subheader("How big a nudge does each sublayer give?")
+        st.markdown(narration.nudge_sentence(nudges.names, nudges.median_ratios))
+        show_chart(
+            stream_update_figure(
+                tokens, nudges.names, nudges.stream_norms, nudges.update_norms, nudges.ratios
+            ),
+            key="block_norms",
+        )
+    with hidden:
+        st.subheader("Inside the feed-forward network")
+        st.markdown(
+            "Every token goes through the same two matrices on its own: no token sees another "
+            "here. The hidden layer is 4 × wider than the stream; each column is one hidden unit."
+        )
+        show_chart(
+            hidden_figure(tokens, trace.sublayer(FEED_FORWARD).detail.hidden, activation),
+            key="block_hidden",
+        )
+
+
+def what_the_feed_forward_reads(scenario: Scenario, norm: str, activation: str) -> None:
+    """How each feed-forward unit reads every head's block, random beside trained."""
+    st.subheader("The feed-forward layer reads every head's block")
+    toy = block_data.block_reads(scenario, norm, activation)
+    try:
+        layers = pretrained_model().config.layers
+    except ModelError:
+        layers = 0
+    layer, real = 0, None
+    if layers:
+        layer = st.select_slider(
+            "MiniLM layer to compare", range(1, layers + 1), value=1, key="block_reads_layer",
+            bind="query-params",
+        )  # fmt: skip
+        real = minilm_reads(layer)
+    st.markdown(narration.reads_sentence(toy, real, layer))
+    show_chart(head_reads_figure(narration.reads_panels(toy, real, layer)), key="block_reads")
+
+
+def in_a_trained_model(text: str) -> None:
+    """§1 measured in MiniLM: the nudges layer by layer and the tokens' path."""
+    st.subheader("The same, measured in a trained model")
+    try:
+        real = run_real(text).trace
+    except ModelError as error:
+        st.info(narration.model_missing(str(error)))
+        return
+    medians = median_over_tokens(real.update_ratios)
+    st.markdown(narration.trained_model_sentence(len(real.tokens), medians))
+    show_chart(layer_ratio_figure(real.update_ratios), key="block_real_ratios")
+    st.markdown(narration.layer_path_sentence(len(real.hidden_states)))
+    show_chart(layer_path_figure(real.hidden_states, real.tokens), key="block_real_paths")
