@@ -3,43 +3,15 @@ head's queries meet its keys, what each head hands back, and the heatmaps with t
 
 import streamlit as st
 
-from attention.core.cost import attention_cost
 from attention.figures.grid import HALF_PAGE_TITLE_CHARS, PAGE_TITLE_CHARS
 from attention.figures.heatmaps import attention_grid
 from attention.figures.spaces import before_figure, head_space_figure, motion_figure, values_figure
 from attention.figures.tables import neighbour_table, rank_correlation_table
-from attention.geometry.head_spaces import HeadSpaces, neighbours
-from attention.teaching.wording import plural
+from attention.geometry.head_spaces import HeadSpaces, agreement_range, neighbours
+from attention.teaching.narration import head_spaces as narration
 from ui import data
 from ui.charts import show_chart
-from ui.geometry_text import nearness_sentence
-from ui.markdown import literal
 from ui.sidebar import FOCUS_CHART, focus_from_click, scenario_run, scenario_sidebar
-
-
-def cost_sentence(mha, n_tokens: int) -> str:
-    """What these heads cost beside one head of d_model (the full-size and d_head knobs
-    change it): the split's claim — same cost, more distributions — measured."""
-    cost = mha.cost(n_tokens)
-    work = (
-        f"{cost.params:,} parameters and {cost.macs:,} multiply-adds for {n_tokens} "
-        f"{plural(n_tokens, 'token')}"
-    )
-    if mha.n_heads == 1 and mha.d_head == mha.d_model:
-        return (
-            f"Cost: this one head of {mha.d_model} takes {work}, for one distribution per "
-            f"query; h heads of {mha.d_model}/h (h dividing {mha.d_model}) take the same and "
-            "give h."
-        )
-    one = attention_cost(mha.d_model, 1, mha.d_model, n_tokens)
-    these, take = ("these", "take") if mha.n_heads > 1 else ("this", "takes")
-    gives = f"instead of {mha.n_heads}" if mha.n_heads > 1 else "as this one does"
-    return (
-        f"Cost: {these} {mha.n_heads} {plural(mha.n_heads, 'head')} of {mha.d_head} {take} "
-        f"{work}; one head of {mha.d_model} would take {one.params:,} "
-        f"and {one.macs:,} (×{cost.params / one.params:.2f} the parameters here) for one "
-        f"distribution per query, {gives}."
-    )
 
 
 @st.fragment
@@ -78,13 +50,8 @@ title_chars = HALF_PAGE_TITLE_CHARS if beside else PAGE_TITLE_CHARS
 
 st.title("Head spaces")
 st.caption(run.source)
-st.markdown(
-    f"Every head gets the same **{len(tokens)}** token {plural(len(tokens), 'vector')} "
-    f"(width {run.x.shape[1]}) and moves them with its own $W_Q, W_K$ into a space of "
-    f"**{run.mha.d_head}** {plural(run.mha.d_head, 'dimension')}. A query's weight on a "
-    "key grows with their score, $q\\cdot k/\\sqrt{d_{head}}$, not with a distance. "
-    + nearness_sentence(spaces, run.mha.d_head)
-)
+rho = agreement_range(spaces)
+st.markdown(narration.intro_sentence(len(tokens), run.x.shape[1], run.mha.d_head, rho))
 
 left, right = st.columns(2)
 with left:
@@ -111,7 +78,7 @@ st.markdown(
     "(+1 = nearer always means higher score): “2-D” in the picture, “own” in the head's "
     "own space without the balancing coordinate."
 )
-st.caption(cost_sentence(run.mha, len(tokens)))
+st.caption(narration.cost_sentence(run.mha.d_model, run.mha.n_heads, run.mha.d_head, len(tokens)))
 pictures, maps = st.columns(2) if beside else (st.container(), st.container())
 with pictures:
     show_chart(
@@ -135,7 +102,7 @@ with maps:
         key="heatmap_chart",
     )
 
-st.subheader(f"The heads' answers for “{literal(tokens[focus])}”")
+st.subheader(narration.answers_title(tokens[focus]))
 st.markdown(
     "Each head returns the attention-weighted average of its **values**: "
     "$\\text{out} = \\sum_j w_j v_j$. The star is that average; since the picture is a "
@@ -147,10 +114,4 @@ st.subheader("Distances really change — measured in full dimensions")
 near = neighbours(run.x, trace, focus)
 st.dataframe(neighbour_table(tokens, near), width="stretch")
 st.dataframe(rank_correlation_table(near), width="content")
-st.caption(
-    f"Left: the tokens nearest to “{literal(tokens[focus])}” by cosine in all {run.x.shape[1]} "
-    f"dimensions. Then, per head, the keys its query scores highest in its "
-    f"{run.mha.d_head} {plural(run.mha.d_head, 'dimension')}. A rank correlation near 1 "
-    "means the head keeps the original neighbourhood; near 0 or below, the head has "
-    "reordered it — not an artefact of any 2-D drawing."
-)
+st.caption(narration.neighbours_caption(tokens[focus], run.x.shape[1], run.mha.d_head))

@@ -1,0 +1,108 @@
+"""The sentences of "Head spaces" and "Start here", each built from the numbers it states:
+how near means a higher score (measured ρ), what the heads cost beside one head of
+d_model, and the captions that name the focus token and the sizes."""
+
+from __future__ import annotations
+
+import math
+
+from attention.core.cost import attention_cost
+from attention.geometry.head_spaces import AgreementRange
+from attention.teaching.markdown import literal
+from attention.teaching.wording import plural
+
+
+def _span(low: float, high: float, pattern: str) -> str:
+    """`low to high` in `pattern`, one number when both print the same, n/a for NaN."""
+    if math.isnan(low):
+        return "n/a (every score equal)"
+    shown_low, shown_high = pattern.format(low), pattern.format(high)
+    return shown_low if shown_low == shown_high else f"{shown_low} to {shown_high}"
+
+
+def nearness_sentence(rho: AgreementRange, d_head: int) -> str:
+    """What holds exactly (the score space) and how much of it the head's own space and
+    the 2-D pictures keep, as measured ρ(score, −distance) over the heads on screen."""
+    return (
+        "In each head's space plus one balancing coordinate, a query's nearest keys are "
+        "the ones it scores highest: ρ(score, −distance) = "
+        f"{_span(*rho.score_space, '{:.3f}')}. In the head's own {d_head} "
+        f"{plural(d_head, 'dimension')} alone, ρ = {_span(*rho.head_space, '{:+.2f}')}; "
+        f"the 2-D pictures keep ρ = {_span(*rho.picture, '{:+.2f}')} of that order."
+    )
+
+
+def intro_sentence(n_tokens: int, width: int, d_head: int, rho: AgreementRange) -> str:
+    """The page's opening: the same vectors enter every head, each head's space has
+    d_head dimensions, and how near relates to score there."""
+    return (
+        f"Every head gets the same **{n_tokens}** token {plural(n_tokens, 'vector')} "
+        f"(width {width}) and moves them with its own $W_Q, W_K$ into a space of "
+        f"**{d_head}** {plural(d_head, 'dimension')}. A query's weight on a key grows with "
+        "their score, $q\\cdot k/\\sqrt{d_{head}}$, not with a distance. "
+        + nearness_sentence(rho, d_head)
+    )
+
+
+def cost_sentence(d_model: int, n_heads: int, d_head: int, n_tokens: int) -> str:
+    """What these heads cost beside one head of d_model (the full-size and d_head knobs
+    change it): the split's claim — same cost, more distributions — measured."""
+    cost = attention_cost(d_model, n_heads, d_head, n_tokens)
+    work = (
+        f"{cost.params:,} parameters and {cost.macs:,} multiply-adds for {n_tokens} "
+        f"{plural(n_tokens, 'token')}"
+    )
+    if n_heads == 1 and d_head == d_model:
+        return (
+            f"Cost: this one head of {d_model} takes {work}, for one distribution per "
+            f"query; h heads of {d_model}/h (h dividing {d_model}) take the same and give h."
+        )
+    one = attention_cost(d_model, 1, d_model, n_tokens)
+    these, take = ("these", "take") if n_heads > 1 else ("this", "takes")
+    gives = f"instead of {n_heads}" if n_heads > 1 else "as this one does"
+    return (
+        f"Cost: {these} {n_heads} {plural(n_heads, 'head')} of {d_head} {take} "
+        f"{work}; one head of {d_model} would take {one.params:,} "
+        f"and {one.macs:,} (×{cost.params / one.params:.2f} the parameters here) for one "
+        f"distribution per query, {gives}."
+    )
+
+
+def answers_title(focus_token: str) -> str:
+    """The heading of the values section, naming the focus token (escaped)."""
+    return f"The heads' answers for “{literal(focus_token)}”"
+
+
+def neighbours_caption(focus_token: str, width: int, d_head: int) -> str:
+    """What the two neighbour tables measure, in full dimensions."""
+    return (
+        f"Left: the tokens nearest to “{literal(focus_token)}” by cosine in all {width} "
+        f"dimensions. Then, per head, the keys its query scores highest in its "
+        f"{d_head} {plural(d_head, 'dimension')}. A rank correlation near 1 "
+        "means the head keeps the original neighbourhood; near 0 or below, the head has "
+        "reordered it — not an artefact of any 2-D drawing."
+    )
+
+
+def start_page_sentence(d_head: int, rho: AgreementRange) -> str:
+    """Start here's opening: every head moves the same vectors into its own space."""
+    return (
+        "Every attention head takes **the same token vectors** and moves them with its own "
+        "three matrices, $W_Q$, $W_K$ and $W_V$, into a space of its own — here "
+        f"{d_head} {plural(d_head, 'dimension')} per head. A query's weight on "
+        "a key grows with their score $q\\cdot k$, so heads that move the points differently "
+        "end up looking at different tokens. "
+        + nearness_sentence(rho, d_head)
+        + " This app lets you see it happen and measure it."
+    )
+
+
+def start_page_sizes(n_tokens: int, width: int, n_heads: int, d_head: int) -> str:
+    """Start here's line on the lesson sentence's sizes."""
+    return (
+        f"{n_tokens} {plural(n_tokens, 'token')}, each a vector of "
+        f"**{width}** numbers, going through **{n_heads}** "
+        f"{plural(n_heads, 'head')} of **{d_head}** "
+        f"{plural(d_head, 'dimension')}. "
+        "Change the sentence and the knobs in the sidebar; every page follows them."
+    )
