@@ -11,16 +11,18 @@ from attention.analysis.heads_off import (
     PRUNING_SEEDS,
     SCORE_VIEWS,
     focus_rows,
-    importance_sentence,
-    pruning_sentence,
     rollout_contrast,
-    rollout_sentence,
     summarise_pruning,
 )
 from attention.analysis.pruning import curve_band
 from attention.analysis.rollout import attention_rollout
 from attention.figures.curves import pruning_figure
 from attention.figures.heatmaps import importance_figure, rollout_figure, switches_figure
+from attention.teaching.narration.heads_off import (
+    importance_sentence,
+    pruning_sentence,
+    rollout_sentence,
+)
 from ui import head_switches as hn
 from ui.background import run_with_progress
 from ui.charts import show_chart

@@ -15,15 +15,17 @@ from attention.analysis.heads_off import (
     embedding_cosine,
     extreme_heads,
     focus_rows,
-    importance_sentence,
     masked_accuracy,
-    pruning_sentence,
     rollout_contrast,
-    rollout_sentence,
     summarise_pruning,
 )
 from attention.analysis.paraphrase import ParaphraseTask, Triplet
 from attention.analysis.pruning import PruningCurve
+from attention.teaching.narration.heads_off import (
+    importance_sentence,
+    pruning_sentence,
+    rollout_sentence,
+)
 from tests import apptest
 from tests.test_pages import assert_no_failure
 from ui.scenario import DEFAULT_TEXT

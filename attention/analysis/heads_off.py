@@ -1,11 +1,11 @@
-"""The numbers behind "Do we need all these heads?" and the sentences that state them:
-which heads matter most and least (with what each mostly attends to), how many heads a
-pruning order removes before the score drops, and how rollout differs from raw attention
-for one token. Tokens pass through `escape` for the medium the sentence is shown in."""
+"""The numbers behind "Do we need all these heads?": which heads matter most and least
+(with what each mostly attends to), how many heads a pruning order removes before the
+score drops, and how rollout differs from raw attention for one token. The sentences that
+state them are in attention.teaching.narration.heads_off."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,12 +14,8 @@ from attention.analysis.ablation import MaskedRuns, Progress
 from attention.analysis.head_roles import ROLES
 from attention.analysis.paraphrase import ParaphraseTask
 from attention.analysis.pruning import PruningCurve
-from attention.figures.text import percent
 from attention.models.pretrained.model import PretrainedModel
-from attention.teaching.wording import plural
 
-Escape = Callable[[str], str]
-NAMED_TIES = 3  # at most this many tied heads are named
 # The page's pruning experiment. It re-runs the task's 186 sentences for every importance
 # measurement and every point of a curve, a few seconds each here: importance measured
 # twice (with all heads, then after 36 are off), every curve measured every 6 heads and
@@ -81,12 +77,6 @@ class RankedHead:
     role: str
     share: float
 
-    def describe(self, value: Callable[[float], str]) -> str:
-        return (
-            f"**layer {self.layer + 1} head {self.head + 1}** ({self.role} "
-            f"{self.share:.0%}, importance {value(self.importance)})"
-        )
-
 
 def extreme_heads(
     importance: np.ndarray, on: np.ndarray, roles: dict[str, np.ndarray]
@@ -115,37 +105,6 @@ def extreme_heads(
         return ranked
 
     return heads_at(float(np.nanmax(values))), heads_at(float(np.nanmin(values)))
-
-
-def _named(heads: list[RankedHead], value: Callable[[float], str]) -> str:
-    """One head, or how many tie and the first few of them."""
-    if len(heads) == 1:
-        return heads[0].describe(value)
-    shown = "; ".join(head.describe(value) for head in heads[:NAMED_TIES])
-    more = "" if len(heads) <= NAMED_TIES else ", among them"
-    return f"{len(heads)} heads tie{more}: {shown}"
-
-
-def importance_sentence(
-    importance: np.ndarray,
-    on: np.ndarray,
-    roles: dict[str, np.ndarray],
-    value: Callable[[float], str],
-) -> str:
-    """Markdown naming the most and the least important heads that are on; `value`
-    writes an importance."""
-    most, least = extreme_heads(importance, on, roles)
-    if not most:
-        return "Every head is switched off: there is nothing left to rank."
-    if most[0].importance == least[0].importance:
-        return (
-            f"Every head that is on has the same importance, {value(most[0].importance)}: "
-            "switching any one of them off alone changes this score equally."
-        )
-    text = f"Most important: {_named(most, value)}. Least important: {_named(least, value)}."
-    if least[0].importance < 0:
-        text += " A negative importance means the score rises when that head is off."
-    return text
 
 
 @dataclass(frozen=True)
@@ -186,38 +145,6 @@ def summarise_pruning(
     )
 
 
-def pruning_sentence(summary: PruningSummary) -> str:
-    """Markdown: the heads the importance order removes before the drop, and random orders."""
-    points = f"{summary.drop * 100:.0f} points"
-    start = f"With all {summary.total_heads} heads the accuracy is {percent(summary.start)}. "
-    if summary.after is None:
-        text = (
-            f"Least important first, all {summary.last} heads the curve removes (down to one "
-            f"per layer) go without the accuracy dropping by {points}"
-        )
-    else:
-        removed, score = summary.after
-        text = (
-            f"Least important first, **{summary.by_importance} of {summary.total_heads} "
-            f"heads** go before the accuracy drops by {points} (with {removed} off it is "
-            f"{percent(score)})"
-        )
-    random = sorted(summary.by_random)
-    if random:
-        median = float(np.median(random))
-        count = len(random)
-        text += (
-            f"; in a random order, {median:g} (the median of {count} "
-            f"{plural(count, 'order')}, from {random[0]} to {random[-1]})"
-        )
-    if summary.measure_every > 1:
-        text += (
-            f". The curves are measured every {summary.measure_every} heads, so each count "
-            f"may be up to {summary.measure_every - 1} higher"
-        )
-    return start + text + "."
-
-
 @dataclass(frozen=True)
 class RolloutContrast:
     """For one token in the last layer: shares of raw head-mean attention and of rollout
@@ -249,27 +176,4 @@ def rollout_contrast(rows: np.ndarray, tokens: Sequence[str], focus: int) -> Rol
         cls_rollout=float(rolled[cls].sum()),
         top_raw=int(raw.argmax()),
         top_rollout=int(rolled.argmax()),
-    )
-
-
-def rollout_sentence(
-    contrast: RolloutContrast, tokens: Sequence[str], focus: int, escape: Escape
-) -> str:
-    """Markdown: what raw attention and rollout say about the focus token in the last layer."""
-
-    def name(index: int) -> str:
-        return f"“{escape(tokens[index])}”"
-
-    layer = contrast.layer + 1
-    text = (
-        f"In layer {layer}, {name(focus)} puts {percent(contrast.self_raw)} of its raw "
-        f"attention (mean over heads) on itself and {percent(contrast.cls_raw)} on [CLS]; "
-        f"rollout traces {percent(contrast.self_rollout)} of its vector back to itself and "
-        f"{percent(contrast.cls_rollout)} to [CLS]. "
-    )
-    if contrast.top_raw == contrast.top_rollout:
-        return text + f"Both put the most weight on {name(contrast.top_raw)}."
-    return (
-        text + f"Raw attention's largest weight is on {name(contrast.top_raw)}, "
-        f"rollout's on {name(contrast.top_rollout)}."
     )
