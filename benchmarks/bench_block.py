@@ -27,9 +27,10 @@ from attention.analysis.rank_collapse import MAX_DEPTH, collapse_runs, relative_
 from attention.analysis.update_ratios import block_nudges
 from attention.core.blocks import FEED_FORWARD, EncoderBlock
 from attention.core.process_tuning import tune_process
-from attention.figures.curves import rank_collapse_figure, stream_update_figure
-from attention.figures.heatmaps import attention_grid, concat_figure, hidden_figure
-from attention.figures.spaces import collapse_pca_figure, joint_query_key_figure
+from attention.figures.attention_maps import attention_grid
+from attention.figures.block import concat_figure, hidden_figure, stream_update_figure
+from attention.figures.block_rank_collapse import collapse_pca_figure, rank_collapse_figure
+from attention.figures.block_translation import joint_query_key_figure
 from attention.geometry.score_space import joint_query_key_layout
 from attention.models.toy import toy_inputs
 from attention.models.translation import build_translation_model

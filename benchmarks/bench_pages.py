@@ -18,9 +18,13 @@ import plotly.io as pio
 from attention import MultiHeadAttention
 from attention.analysis.head_metrics import summarise_heads
 from attention.core.process_tuning import tune_process
-from attention.figures.heatmaps import attention_grid
-from attention.figures.lines import attention_lines
-from attention.figures.spaces import before_figure, head_space_figure, motion_figure, values_figure
+from attention.figures.attention_maps import attention_grid, attention_lines
+from attention.figures.head_spaces import (
+    before_figure,
+    head_space_figure,
+    motion_figure,
+    values_figure,
+)
 from attention.geometry.head_spaces import head_spaces, neighbours
 from attention.models.toy import toy_inputs
 from benchmarks.common import median_seconds, print_table

@@ -4,8 +4,12 @@ BertViz-style lines, and a few numbers per head that say what kind of head it is
 import streamlit as st
 
 from attention.analysis.head_metrics import head_mean, summarise_heads
-from attention.figures.heatmaps import LARGE_MAP_CELLS, MAX_GRID_CELLS, attention_grid
-from attention.figures.lines import attention_lines
+from attention.figures.attention_maps import (
+    LARGE_MAP_CELLS,
+    MAX_GRID_CELLS,
+    attention_grid,
+    attention_lines,
+)
 from attention.figures.tables import head_kind_table
 from attention.teaching.sentences import DEFAULT_SECOND_TEXT
 from attention.teaching.wording import blocks_note

@@ -14,14 +14,17 @@ from attention.analysis.update_ratios import (
     nudge_sizes,
 )
 from attention.core.blocks import FEED_FORWARD
-from attention.figures.curves import layer_ratio_figure, rank_collapse_figure, stream_update_figure
-from attention.figures.heatmaps import (
-    attention_grid,
+from attention.figures.attention_maps import attention_grid
+from attention.figures.block import (
     concat_figure,
     head_reads_figure,
     hidden_figure,
+    layer_ratio_figure,
+    stream_update_figure,
 )
-from attention.figures.spaces import collapse_pca_figure, joint_query_key_figure, layer_path_figure
+from attention.figures.block_rank_collapse import collapse_pca_figure, rank_collapse_figure
+from attention.figures.block_translation import joint_query_key_figure
+from attention.figures.real_model import layer_path_figure
 from attention.geometry.head_spaces import head_layout
 from attention.models import translation
 from attention.models.pretrained import ModelError

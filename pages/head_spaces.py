@@ -4,9 +4,14 @@ head's queries meet its keys, what each head hands back, and the heatmaps with t
 import streamlit as st
 
 from attention.core.cost import attention_cost
-from attention.figures.grid import HALF_PAGE_TITLE_CHARS, PAGE_TITLE_CHARS
-from attention.figures.heatmaps import attention_grid
-from attention.figures.spaces import before_figure, head_space_figure, motion_figure, values_figure
+from attention.figures.attention_maps import attention_grid
+from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS, PAGE_TITLE_CHARS
+from attention.figures.head_spaces import (
+    before_figure,
+    head_space_figure,
+    motion_figure,
+    values_figure,
+)
 from attention.figures.tables import neighbour_table, rank_correlation_table
 from attention.geometry.head_spaces import HeadSpaces, neighbours
 from attention.teaching.wording import plural

@@ -6,13 +6,14 @@ import streamlit as st
 
 from attention.analysis.head_metrics import describe_head, uniform_entropy_bits
 from attention.analysis.head_roles import ENTROPY, ROLES
-from attention.figures.heatmaps import (
+from attention.figures.attention_maps import MAX_GRID_CELLS
+from attention.figures.real_model import (
     GRID_BLOCKS,
-    MAX_GRID_CELLS,
+    MAX_NAMED_TOKENS,
     head_figure,
     head_grid_figure,
+    layer_path_figure,
 )
-from attention.figures.spaces import MAX_NAMED_TOKENS, layer_path_figure
 from attention.figures.tables import role_table
 from attention.models.pretrained import ModelConfig, ModelTrace
 from attention.teaching.wording import blocks_note

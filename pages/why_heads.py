@@ -18,8 +18,17 @@ from attention.experiments.training.summary import layout_facts
 from attention.experiments.training.task import TASK_TEXTS
 from attention.experiments.training.train import Comparison, TrainingConfig, seed_summary
 from attention.experiments.two_targets import same_vector
-from attention.figures import curves, heatmaps, tables
-from attention.figures.grid import HALF_PAGE_TITLE_CHARS
+from attention.figures import tables
+from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS
+from attention.figures.why_heads_cost import cost_bars, cost_by_length_chart
+from attention.figures.why_heads_rank_limit import (
+    rank_error_chart,
+    rank_patterns,
+    singular_value_chart,
+)
+from attention.figures.why_heads_slicing import slice_share_chart, slicing_figure
+from attention.figures.why_heads_training import head_maps, loss_curves, seed_spread
+from attention.figures.why_heads_two_targets import two_target_curves, two_target_figure
 from attention.teaching.wording import plural
 from ui import why_heads as exp
 from ui.charts import show_chart
@@ -71,10 +80,10 @@ def same_cost(mha: MultiHeadAttention, n_tokens: int) -> None:
     lengths = lengths_around(n_tokens)
     left, right = st.columns(2)
     with left:
-        show_chart(curves.cost_bars(layouts, n_tokens, HALF_PAGE_TITLE_CHARS), "wh_cost_bars")
+        show_chart(cost_bars(layouts, n_tokens, HALF_PAGE_TITLE_CHARS), "wh_cost_bars")
     with right:
         table = cost_by_length(mha.d_model, mha.n_heads, lengths, bias=mha.bias)
-        show_chart(curves.cost_by_length_chart(table, lengths, n_tokens), "wh_cost_length")
+        show_chart(cost_by_length_chart(table, lengths, n_tokens), "wh_cost_length")
     st.caption(
         "MACs = multiply-adds. The score part (hatched) is the same for h heads × "
         "d_model/h and for one head × d_model (their lines lie on top of each other), and "
@@ -144,10 +153,10 @@ def one_distribution_per_head(scenario: Scenario, run: ScenarioRun) -> None:
         f"for one head with d_head = {one_d_head}, and for two heads with d_head = "
         f"{two_d_head} each, where head 1 aims at the first target and head 2 at the second."
     )
-    show_chart(curves.two_target_figure(tokens, result), "wh_two_targets")
+    show_chart(two_target_figure(tokens, result), "wh_two_targets")
     left, right = st.columns([3, 2])
     with left:
-        show_chart(curves.two_target_curves(result), "wh_two_curves")
+        show_chart(two_target_curves(result), "wh_two_curves")
     with right:
         one, two = result.one_head_fetch, result.two_heads_fetch
         st.markdown(
@@ -219,9 +228,9 @@ def rank_limit(seed: int, mha: MultiHeadAttention) -> None:
     marks = {"d_head = n": n, f"today's d_head = {today}": today}
     left, right = st.columns([3, 2])
     with left:
-        show_chart(curves.rank_error_chart(result, marks), "wh_rank_error")
+        show_chart(rank_error_chart(result, marks), "wh_rank_error")
     with right:
-        show_chart(heatmaps.singular_value_chart(result), "wh_rank_sv")
+        show_chart(singular_value_chart(result), "wh_rank_sv")
     notes = []
     if today > n:
         notes.append(f"today's d_head = {today} is larger than n = {n}, so it is off the chart.")
@@ -242,7 +251,7 @@ def rank_limit(seed: int, mha: MultiHeadAttention) -> None:
         "Singular values of each fitted S (right): blank cells are zero, so the staircase "
         "is the rank limit. Below: the target and the fitted patterns at a few d_head."
     )
-    show_chart(heatmaps.rank_patterns(result, sorted({1, 2, min(today, n)})), "wh_rank_patterns")
+    show_chart(rank_patterns(result, sorted({1, 2, min(today, n)})), "wh_rank_patterns")
 
 
 # §4 ---------------------------------------------------------------------------------
@@ -268,7 +277,7 @@ def train_live(config: TrainingConfig, seed: int, title: str) -> Comparison:
         losses_so_far[label] = losses
         finished = sum(len(c) for c in losses_so_far.values())
         bar.progress(finished / total, text=f"{title}: {label}, step {done} of {config.steps}")
-        show_chart(curves.loss_curves(losses_so_far, config.steps), key=None, container=live)
+        show_chart(loss_curves(losses_so_far, config.steps), key=None, container=live)
 
     comparison = exp.train(config, seed, show)
     bar.empty()
@@ -393,7 +402,7 @@ def train_and_compare(seed: int) -> Trained | None:
         return None
     comparison = train_live(config, seed, f"Training seed {seed}")
     losses = {labels[k]: r.losses for k, r in comparison.results.items()}
-    show_chart(curves.loss_curves(losses, config.steps), "wh_loss")
+    show_chart(loss_curves(losses, config.steps), "wh_loss")
     st.dataframe(
         pd.DataFrame(tables.comparison_table(comparison)), hide_index=True, key="wh_results"
     )
@@ -403,7 +412,7 @@ def train_and_compare(seed: int) -> Trained | None:
         "same tokens, 1 = no overlap). Times are wall clock on this server."
     )
     st.markdown(projection_answer(layout_facts(comparison)))
-    show_chart(heatmaps.head_maps(comparison), "wh_head_maps")
+    show_chart(head_maps(comparison), "wh_head_maps")
     st.caption(
         f"Each trained head's weights for the query {literal(TASK_TEXTS.query)} on one "
         "held-out sequence."
@@ -425,7 +434,7 @@ def train_and_compare(seed: int) -> Trained | None:
     st.dataframe(
         pd.DataFrame(tables.seed_table(summary, labels)), hide_index=True, key="wh_seed_table"
     )
-    show_chart(curves.seed_spread(summary, labels, seeds, config.n_symbols), "wh_seed_spread")
+    show_chart(seed_spread(summary, labels, seeds, config.n_symbols), "wh_seed_spread")
     return Trained(seed, labels, comparison, summary)
 
 
@@ -448,12 +457,12 @@ def heads_read_the_whole_vector(mha: MultiHeadAttention, trained: Trained | None
     else:
         # Full width, but its two panels are narrower than half the page each (the axis
         # labels and colour bar take the rest): half the page's title characters fit them.
-        show_chart(heatmaps.slicing_figure(mha.w_q, HALF_PAGE_TITLE_CHARS), "wh_slicing")
+        show_chart(slicing_figure(mha.w_q, HALF_PAGE_TITLE_CHARS), "wh_slicing")
         shares = {"W_Q of the sidebar's heads": mha.w_q}
         if trained is not None:
             split = trained.comparison.results["split"].model.attention.w_q
             shares["W_Q of §4's trained (b) heads"] = split
-        show_chart(curves.slice_share_chart(shares), "wh_slice_share")
+        show_chart(slice_share_chart(shares), "wh_slice_share")
     if trained is None:
         st.caption("Train the variants in §4 to see what reading only a slice costs.")
         return

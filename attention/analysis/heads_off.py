@@ -14,7 +14,7 @@ from attention.analysis.ablation import MaskedRuns, Progress
 from attention.analysis.head_roles import ROLES
 from attention.analysis.paraphrase import ParaphraseTask
 from attention.analysis.pruning import PruningCurve
-from attention.figures.text import percent
+from attention.figures.base.text import percent
 from attention.models.pretrained.model import PretrainedModel
 from attention.teaching.wording import plural
 
