@@ -86,9 +86,12 @@ def translation_part(model, n):
     source, target = list(example.source_tokens), list(example.target_tokens)
     cross = example.decoder.sublayers[1].detail
     _serialise(
-        attention_grid(example.encoder_weights, source, columns=2),
+        attention_grid(example.encoder_weights, source, columns=2, self_attention=True),
         attention_grid(
-            example.decoder_weights, target, allowed=example.decoder.sublayers[0].detail.mask
+            example.decoder_weights,
+            target,
+            allowed=example.decoder.sublayers[0].detail.mask,
+            self_attention=True,
         ),
         attention_grid(example.cross_weights, target, source, columns=2),
         joint_query_key_figure(

@@ -47,7 +47,9 @@ def steps(text: str, d_model: int, heads: int) -> dict[str, float]:
         "figure: head spaces": lambda: head_space_figure(spaces, tokens, w, 1),
         "figure: values": lambda: values_figure(spaces, tokens, w, 1),
         "figure: motion": lambda: motion_figure(spaces, tokens),
-        "figure: heatmaps": lambda: attention_grid(w, tokens, scores=trace.scores),
+        "figure: heatmaps": lambda: attention_grid(
+            w, tokens, scores=trace.scores, self_attention=True
+        ),
         "figure: lines": lambda: attention_lines(w, tokens, tokens, list(range(min(heads, 4)))),
     }
     built = [make() for make in figures.values()]

@@ -107,6 +107,7 @@ def one_head_large(maps: ShownMaps) -> None:
         "panel_px": 400,  # a square map is as wide as its half column allows
         "max_cells": LARGE_MAP_CELLS,
         "square_cells": True,
+        "self_attention": maps.is_self,
     }
     big, mean = st.columns(2)
     with big:
@@ -263,6 +264,7 @@ show_chart(
         query_side=maps.query_side,
         key_side=maps.key_side,
         panel_px=280,
+        self_attention=maps.is_self,
     ),
     key="grid_chart",
 )

@@ -26,6 +26,7 @@ from attention.figures.block_rank_collapse import collapse_pca_figure, rank_coll
 from attention.figures.block_translation import joint_query_key_figure
 from attention.figures.real_model import layer_path_figure
 from attention.geometry.head_spaces import head_layout
+from attention.geometry.planes import hidden_state_paths
 from attention.models import translation
 from attention.models.pretrained import ModelError
 from attention.models.translation.heads import WHO_IS_YOU, YOU_FROM_SOURCE
@@ -257,7 +258,8 @@ def in_a_trained_model(text: str) -> None:
         f"Each token's path through the layers, all {len(real.hidden_states)} hidden states in "
         "one PCA:"
     )
-    show_chart(layer_path_figure(real.hidden_states, real.tokens), key="block_real_paths")
+    paths = hidden_state_paths(real.hidden_states)
+    show_chart(layer_path_figure(paths, real.tokens), key="block_real_paths")
 
 
 def size_sentence(medians: np.ndarray) -> str:
@@ -499,7 +501,9 @@ def three_attentions() -> None:
 
     source_tokens, target_tokens = list(example.source_tokens), list(example.target_tokens)
     st.subheader("Encoder self-attention: every English word sees every other")
-    table = _maps_beside_heads("encoder", example.encoder_weights, source_tokens)
+    table = _maps_beside_heads(
+        "encoder", example.encoder_weights, source_tokens, self_attention=True
+    )
     with table:
         st.markdown(_you_remark(example))
 
@@ -514,6 +518,7 @@ def three_attentions() -> None:
         example.decoder_weights,
         target_tokens,
         allowed=example.decoder.sublayers[0].detail.mask,
+        self_attention=True,
     )
     with table:
         word, weight = example.strongest_key("decoder", "formality")

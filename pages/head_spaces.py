@@ -136,6 +136,7 @@ with maps:
             panel_px=300 if beside else 320,
             title_chars=title_chars,
             colorbar_below=beside,
+            self_attention=True,
         ),
         key="heatmap_chart",
     )

@@ -14,6 +14,7 @@ import streamlit as st
 from attention import MultiHeadAttention
 from attention.experiments.equal_cost import compare_layouts, cost_by_length, lengths_around
 from attention.experiments.rank_limit import PATTERNS, pattern_from_choices, target_pattern
+from attention.experiments.slicing import own_slice_share
 from attention.experiments.training.summary import layout_facts
 from attention.experiments.training.task import TASK_TEXTS
 from attention.experiments.training.train import Comparison, TrainingConfig, seed_summary
@@ -462,6 +463,7 @@ def heads_read_the_whole_vector(mha: MultiHeadAttention, trained: Trained | None
         if trained is not None:
             split = trained.comparison.results["split"].model.attention.w_q
             shares["W_Q of §4's trained (b) heads"] = split
+        shares = {name: own_slice_share(w_q) for name, w_q in shares.items()}
         show_chart(slice_share_chart(shares), "wh_slice_share")
     if trained is None:
         st.caption("Train the variants in §4 to see what reading only a slice costs.")

@@ -23,6 +23,7 @@ from attention.analysis.update_ratios import block_nudges
 from attention.core.blocks import FEED_FORWARD, EncoderBlock
 from attention.experiments.equal_cost import compare_layouts, cost_by_length
 from attention.experiments.rank_limit import fit_rank_limit, target_pattern
+from attention.experiments.slicing import own_slice_share
 from attention.experiments.training.train import TrainingConfig, compare_variants, seed_summary
 from attention.experiments.two_targets import fit_two_targets
 from attention.figures import (
@@ -44,6 +45,8 @@ from attention.figures.base.palette import DIVERGING_SCALE, signed_axis
 from attention.figures.base.plane_tiles import PlaneTiles
 from attention.figures.base.points import MAX_SVG_POINTS
 from attention.geometry.head_spaces import head_layout, head_spaces
+from attention.geometry.planes import hidden_state_paths
+from attention.geometry.pooling import pool_attention
 from tests.apptest import array, colour_scale, grid_maps, tile_boxes, tile_spans
 
 MODULES = (
@@ -117,7 +120,7 @@ def _builders(i: dict) -> dict:
             lambda: attention_maps.attention_grid(
                 trace.weights, tokens, scores=trace.scores, allowed=trace.mask
             ),
-            lambda: attention_maps.attention_grid(i["long"][0], long_tokens),
+            lambda: attention_maps.attention_grid(i["long"][0], long_tokens, self_attention=True),
         ],
         "rank_patterns": [lambda: why_heads_rank_limit.rank_patterns(i["rank"], [1, 2, 9])],
         "head_grid_figure": [
@@ -180,8 +183,10 @@ def _builders(i: dict) -> dict:
             )
         ],
         "layer_path_figure": [
-            lambda: real_model.layer_path_figure(i["hidden_states"], tokens),
-            lambda: real_model.layer_path_figure(np.ones((2, 80, 4)).cumsum(1), long_tokens),
+            lambda: real_model.layer_path_figure(hidden_state_paths(i["hidden_states"]), tokens),
+            lambda: real_model.layer_path_figure(
+                hidden_state_paths(np.ones((2, 80, 4)).cumsum(1)), long_tokens
+            ),
         ],
         "attention_lines": [
             lambda: attention_maps.attention_lines(trace.weights, tokens, tokens, [0, 1]),
@@ -208,7 +213,7 @@ def _builders(i: dict) -> dict:
         ],
         "slice_share_chart": [
             lambda: why_heads_slicing.slice_share_chart(
-                {"a": i["mha"].w_q, "b": i["mha"].w_q[:, :, :3]}
+                {"a": own_slice_share(i["mha"].w_q), "b": own_slice_share(i["mha"].w_q[:, :, :3])}
             )
         ],
         "stream_update_figure": [
@@ -482,7 +487,9 @@ def test_the_engines_float32_weights_are_written_in_a_few_digits():
     for fig in (
         real_model.head_figure(weights[0], tokens, 0, 0),
         attention_maps.attention_grid(weights, tokens),
-        real_model.head_grid_figure(weights[None], tokens, selected=(0, 0)),
+        real_model.head_grid_figure(
+            pool_attention(weights[None], real_model.GRID_BLOCKS), tokens, selected=(0, 0)
+        ),
     ):
         z = json.loads(pio.to_json(fig, validate=False))["data"][0]["z"]
         written = [json.dumps(v) for row in z for v in row if v is not None]

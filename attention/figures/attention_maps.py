@@ -5,9 +5,9 @@ maps (head spaces, the block, the rank limit, the real model's large map).
 Attention weights share one 0–1 colour axis (palette.WEIGHT_AXIS). A grid of maps is ONE
 heatmap trace on one pair of axes (grid.tiled: the maps side by side with NaN gutters),
 not one subplot or chart per map and not one shape per cell: a toy grid of 8 heads is
-~10 % faster to redraw than 8 subplots (benchmarks/bench_interaction.py). Long maps come
-pooled by the caller (attention.geometry.pooling.pooled_maps), so pooled rows still sum
-to 1.
+~10 % faster to redraw than 8 subplots (benchmarks/bench_interaction.py). Long
+self-attention maps are still pooled here to at most `max_cells` blocks per side (see
+attention.geometry.pooling), so pooled rows still sum to 1.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
+from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     PAGE_TITLE_CHARS,
     TITLE_LINE_PX,
@@ -76,6 +77,9 @@ def heatmap_trace(
     name: str = "",
 ) -> dict:
     """One (n_q, n_k) map on the shared colour axis; blocked cells become gaps."""
+    check_shape("weights", weights, (len(query_labels), len(key_labels)))
+    if scores is not None:
+        check_shape("scores", scores, np.shape(weights))
     z = np.array(weights, dtype=np.float64)
     if allowed is not None:
         z[~np.broadcast_to(allowed, z.shape)] = np.nan
@@ -125,6 +129,7 @@ def attention_grid_parts(
     square_cells: bool = False,
     title_chars: int = PAGE_TITLE_CHARS,
     colorbar_below: bool = False,
+    self_attention: bool = False,
 ) -> tuple[list[dict], dict]:
     """The traces and layout of `attention_grid`, for figures that build on it.
 
@@ -133,8 +138,9 @@ def attention_grid_parts(
     pair of axes instead of one per map is what the browser draws fastest. `allowed` is
     the boolean mask broadcastable to the weights (True = may attend); blocked cells are
     grey. Every map shares the tokens, so they are labelled once, on the outer edges:
-    keys under each column's last map, queries left of the first column. Square maps
-    longer than `max_cells` are pooled into blocks; their hover then shows the pooled
+    keys under each column's last map, queries left of the first column. Self-attention
+    maps (`self_attention`: the keys are the queries' own tokens) longer than
+    `max_cells` are pooled into blocks; their hover then shows the pooled
     weight only, and their axes the first token number of every few blocks (a label per
     block was an unreadable smear). `square_cells` keeps every cell square, for a map
     drawn large. Titles wider than their map's share of `title_chars` (the characters
@@ -143,11 +149,14 @@ def attention_grid_parts(
     `colorbar_below` lays the colour bar along the bottom, leaving the width to the maps
     of a grid drawn in a column.
     """
+    key_tokens = query_tokens if key_tokens is None else key_tokens
+    check_shape("weights", weights, (None, len(query_tokens), len(key_tokens)))
+    if scores is not None:
+        check_shape("scores", scores, np.shape(weights))
     weights = np.asarray(weights)
     n_heads = weights.shape[0]
-    key_tokens = query_tokens if key_tokens is None else key_tokens
     ticks: dict = {}  # every label, or for pooled maps the numbers of a few blocks
-    if key_tokens is query_tokens and len(query_tokens) > max_cells:
+    if self_attention and len(query_tokens) > max_cells:
         weights = pool_attention(weights, max_cells)
         scores = allowed = None
         q_labels = k_labels = block_labels(query_tokens, max_cells)
@@ -269,6 +278,7 @@ def attention_lines(
     """BertViz-style lines: queries in a left column, keys in a right one, one line per
     (query, key) pair and head, coloured by head, wide and opaque by weight. With
     `focus`, only that query's lines are drawn."""
+    check_shape("weights", weights, (None, len(query_tokens), len(key_tokens)))
     n_q, n_k = len(query_tokens), len(key_tokens)
     left_y, right_y = -np.arange(n_q, dtype=float), -np.arange(n_k, dtype=float)
     rows = [focus] if focus is not None else list(range(n_q))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     MARGIN,
     figure,
@@ -65,6 +66,8 @@ def concat_figure(
 ) -> go.Figure:
     """Left: each token's concatenated head outputs (n, h·d_head), one coloured band per
     head on top. Right: the same rows after W_O (n, d_model): the update to the stream."""
+    check_shape("concat", concat, (len(tokens), None))
+    check_shape("update", update, (len(tokens), None))
     labels = unique_labels(tokens)
     width = concat.shape[1]
     d_head = width // n_heads
@@ -122,6 +125,7 @@ def concat_figure(
 
 def hidden_figure(tokens: list[str], hidden: np.ndarray, activation: str) -> go.Figure:
     """The feed-forward hidden activations: tokens × d_ff units, signed scale."""
+    check_shape("hidden", hidden, (len(tokens), None))
     labels = unique_labels(tokens)
     active = float((hidden > 0).mean())
     units = list(range(1, hidden.shape[1] + 1))
@@ -194,6 +198,9 @@ def stream_update_figure(
     """One row per sublayer: for every token, ‖residual stream‖ entering the sublayer
     (light) beside ‖update‖ the sublayer adds to it (dark); the hover gives `ratios`,
     ‖update‖ / ‖stream‖, all three shaped (sublayers, n)."""
+    check_shape("stream_norms", stream_norms, (len(sublayers), len(tokens)))
+    check_shape("update_norms", update_norms, (len(sublayers), len(tokens)))
+    check_shape("ratios", ratios, (len(sublayers), len(tokens)))
     labels = unique_labels(tokens)
     panels, layout = grid(len(sublayers), 1, titles=list(sublayers))
     data = []

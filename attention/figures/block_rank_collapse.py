@@ -8,6 +8,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
+from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     MARGIN,
     PAGE_TITLE_CHARS,
@@ -105,6 +106,8 @@ def collapse_pca_figure(
     """The tokens at one depth, one panel per stack variant, PCA in units of the
     tokens' RMS norm on identical axes: collapsed tokens pile onto one point. The axes
     are named on the outer edges only; `title_chars` is as in grid.grid."""
+    for title, coords in panels:
+        check_shape(f"coords of {title}", coords, (len(tokens), 2))
     labels = [safe_label(t) for t in tokens]
     titles = [t for t, _ in panels]
     cells, layout = grid(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     MARGIN,
     figure,
@@ -31,6 +32,9 @@ def joint_query_key_figure(
 ) -> go.Figure:
     """One head's queries (●) and keys (◇) in one 2-D picture; each query is joined to
     its keys by lines as wide and opaque as the weight."""
+    check_shape("weights", weights, (len(query_tokens), len(key_tokens)))
+    check_shape("layout.queries", layout.queries, (len(query_tokens), 2))
+    check_shape("layout.keys", layout.keys, (len(key_tokens), 2))
     color = head_color(head)
     q_index, k_index = np.indices(weights.shape).reshape(2, -1)
     data = weighted_segments(

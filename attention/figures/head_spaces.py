@@ -10,6 +10,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
+from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     PAGE_TITLE_CHARS,
     Panel,
@@ -79,6 +80,7 @@ def _plane_axes(layout: dict, panels: list[Panel]) -> None:
 def before_figure(before: Layout2D, tokens: list[str], focus: int) -> go.Figure:
     """The token vectors before any head: PCA of x, labelled, focus token ringed.
     The first trace's points are the tokens in order, so a click gives the token."""
+    check_shape("before.coords", before.coords, (len(tokens), 2))
     labels = [safe_label(t) for t in tokens]
     xy = before.coords
     data = [
@@ -185,6 +187,7 @@ def head_space_figure(
     `weights` (h, n, n) are the shown heads' own; `heads` numbers them (0-based). Titles
     wider than a tile's share of `title_chars` (the characters across the figure at its
     narrowest) break into lines."""
+    check_shape("weights", weights, (len(spaces.heads), len(tokens), len(tokens)))
     heads = _head_numbers(spaces, heads)
     labels, n = [safe_label(t) for t in tokens], len(tokens)
     titles, tiles = _titled_tiles(
@@ -261,6 +264,7 @@ def values_figure(
     """One tile per head: its values (■) in 2-D and the focus token's head output (★),
     the attention-weighted average of the values; lines show each value's share.
     `title_chars` as in head_space_figure."""
+    check_shape("weights", weights, (len(spaces.heads), len(tokens), len(tokens)))
     heads = _head_numbers(spaces, None)
     labels, n = [safe_label(t) for t in tokens], len(tokens)
     titles, tiles = _titled_tiles(

@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from attention.analysis.pruning import CurveBand, PruningCurve
 from attention.figures.attention_maps import MAX_GRID_CELLS
+from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     MARGIN,
     figure,
@@ -97,6 +98,7 @@ def importance_figure(
     """A (layers, heads) importance map on the diverging scale (blue = the score drops
     when the head is off, red = it rises); heads already off are left blank. Each cell
     shows its value (d3 `cell_format`, e.g. ".3f")."""
+    check_shape("on", on, np.shape(values))
     values = np.asarray(values, dtype=np.float64)
     layers, heads = values.shape
     z = np.where(on, values, np.nan)
@@ -124,6 +126,7 @@ def rollout_figure(rows: np.ndarray, tokens: list[str], focus: int) -> go.Figure
     """Two maps on the shared 0–1 weight scale, layers × key tokens: the focus token's
     raw attention (mean over heads) in each layer, and its rollout in each layer. The
     focus token's own column is framed."""
+    check_shape("rows", rows, (2, None, len(tokens)))
     kinds, layers, n = np.shape(rows)
     labels = unique_labels(tokens)
     focus_label = labels[focus]

@@ -7,6 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention.core.engine import AttentionTrace
+from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     figure,
     grid,
@@ -36,6 +37,8 @@ def lecture_figure(
     (●) and keys (◇) as the engine computes them, the query token's lines to the keys as
     wide as its weights, and beside them the head's values (■) with the query's output
     (★), the weighted sum of the values. Every coordinate is the model's own."""
+    check_shape("x", x, (len(tokens), 2))
+    check_shape("trace.weights", trace.weights, (None, len(tokens), len(tokens)))
     labels = [safe_label(t) for t in tokens]
     heads = trace.q.shape[0]
     titles = ["tokens (2-D)"]

@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
 from attention.figures.attention_maps import MAX_GRID_CELLS, attention_grid_parts, block_labels
+from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     figure,
     tiled,
@@ -24,8 +25,7 @@ from attention.figures.base.palette import (
     scale_pairs,
 )
 from attention.figures.base.text import safe_label
-from attention.geometry.planes import pca_2d
-from attention.geometry.pooling import pool_attention
+from attention.geometry.planes import Layout2D
 
 GRID_BLOCKS = 32  # the real model's 72 small maps of a longer text: blocks per side
 
@@ -40,24 +40,25 @@ _ROLE_TEXT_PX = 18  # room above the top row for the role values
 
 
 def head_grid_figure(
-    attentions: np.ndarray,
+    pooled: np.ndarray,
     tokens: list[str],
     selected: tuple[int, int] | None = None,
     role: str | None = None,
     role_values: np.ndarray | None = None,
-    blocks: int = GRID_BLOCKS,
 ) -> go.Figure:
-    """All (layers, heads, n, n) maps as one grid: layer rows, head columns, shared 0–1
-    colour scale, drawn as ONE heatmap trace (grid.tiled). Maps longer than `blocks`
-    tokens are pooled to `blocks` blocks a side (each small map is ~80 px wide: more
-    cells than pixels cost the browser time and show nothing more; 72 full 64-token
-    maps were 5.6 MB on the wire). `selected` (0-based layer,
-    head) gets a frame in its head's colour; `role_values` (layers, heads) frames every
-    map in a colour scale running from 0 to the largest head's value and writes the
-    value above the map."""
-    layers, heads = attentions.shape[:2]
-    m = min(len(tokens), blocks)
-    pooled = pool_attention(attentions, m)
+    """All (layers, heads, m, m) maps as one grid: layer rows, head columns, shared 0–1
+    colour scale, drawn as ONE heatmap trace (grid.tiled). The caller pools maps longer
+    than GRID_BLOCKS tokens to GRID_BLOCKS blocks a side (attention.geometry.pooling.
+    pool_attention; each small map is ~80 px wide: more cells than pixels cost the
+    browser time and show nothing more; 72 full 64-token maps were 5.6 MB on the wire).
+    `selected` (0-based layer, head) gets a frame in its head's colour; `role_values`
+    (layers, heads) frames every map in a colour scale running from 0 to the largest
+    head's value and writes the value above the map."""
+    m = min(len(tokens), np.shape(pooled)[-1])
+    check_shape("pooled", pooled, (None, None, m, m))
+    if role_values is not None:
+        check_shape("role_values", role_values, np.shape(pooled)[:2])
+    layers, heads = np.shape(pooled)[:2]
     row_gap, col_gap = (max(1, round(share * m)) for share in _GUTTER)
     labels = block_labels(tokens, m)
     layer_names = [f"layer {layer + 1}" for layer in range(layers)]
@@ -171,6 +172,7 @@ def head_figure(
     """One head's (n, n) map at full resolution (0-based layer and head), its title in
     the head's colour. `stretch` runs the colour scale up to this head's largest weight
     instead of 1, for long texts whose weights are spread thin."""
+    check_shape("weights", weights, (len(tokens), len(tokens)))
     n = len(tokens)
     data, layout = attention_grid_parts(
         np.asarray(weights)[None],
@@ -206,27 +208,28 @@ MAX_SVG_TOKENS = 128  # and draws its points in SVG up to this many tokens, WebG
 
 
 def layer_path_figure(
-    hidden_states: np.ndarray, tokens: list[str], max_labels: int = MAX_NAMED_TOKENS
+    paths: Layout2D, tokens: list[str], max_labels: int = MAX_NAMED_TOKENS
 ) -> go.Figure:
-    """Each token's path through the (layers + 1, n, d) hidden states in ONE PCA fitted
-    on all of them, so every layer's move is drawn on the same axes. Tokens are named at
+    """Each token's path through the layers: `paths` is the hidden states in ONE PCA
+    plane fitted on all of them (attention.geometry.planes.hidden_state_paths, coords
+    (layers + 1, n, 2)), so every layer's move is drawn on the same axes. Tokens are named at
     their first point when there are at most `max_labels` of them; past MAX_SVG_TOKENS
     tokens the points are drawn with WebGL (faster at 512 tokens; at 128 creating the
     WebGL context costs more than drawing the points in SVG, in headless Chromium)."""
-    steps, n, d = hidden_states.shape
+    check_shape("paths.coords", paths.coords, (None, len(tokens), 2))
+    steps, n = np.shape(paths.coords)[:2]
     kind = "scatter" if n <= MAX_SVG_TOKENS else "scattergl"
-    layout = pca_2d(hidden_states.reshape(steps * n, d))
-    coords = np.round(layout.coords, 3).reshape(steps, n, 2)  # 0.001: a fraction of a pixel
+    coords = np.round(paths.coords, 3)  # 0.001: a fraction of a pixel
     labels = [safe_label(t) for t in tokens]
     names = ["embeddings"] + [f"after layer {i}" for i in range(1, steps)]
     colors = sample_colorscale(LAYER_SCALE, list(np.linspace(0.0, 0.85, steps)))
-    paths = np.full((n, steps + 1, 2), np.nan)
-    paths[:, :steps] = coords.transpose(1, 0, 2)
+    tracks = np.full((n, steps + 1, 2), np.nan)
+    tracks[:, :steps] = coords.transpose(1, 0, 2)
     data = [
         {
             "type": kind,
-            "x": paths[..., 0].ravel(),
-            "y": paths[..., 1].ravel(),
+            "x": tracks[..., 0].ravel(),
+            "y": tracks[..., 1].ravel(),
             "mode": "lines",
             "line": {"color": f"rgba(120,120,120,{0.45 if n <= 64 else 0.12})", "width": 1.5},
             "name": "a token's path",
@@ -263,6 +266,6 @@ def layer_path_figure(
     }
     title = (
         f"One PCA of all {steps} hidden states: the two axes keep "
-        f"{layout.variance_kept:.0%} of their variance"
+        f"{paths.variance_kept:.0%} of their variance"
     )
     return figure(data, titled(fig_layout, title))

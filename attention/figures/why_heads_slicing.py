@@ -9,7 +9,8 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
-from attention.experiments.slicing import own_slice_share, sliced, stacked
+from attention.experiments.slicing import sliced, stacked
+from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     PAGE_TITLE_CHARS,
     figure,
@@ -27,14 +28,16 @@ from attention.figures.base.palette import (
 )
 
 
-def slice_share_chart(weights: Mapping[str, np.ndarray]) -> go.Figure:
-    """Per head, for each named W_Q (h, d_model, d_head): the share of its squared weights
-    in its own slice's rows. Slicing would make it 100 %; reading every coordinate evenly
-    gives 1/h."""
-    panels, layout = grid(len(weights), len(weights), list(weights), h_gap=0.2 / len(weights))
+def slice_share_chart(shares: Mapping[str, np.ndarray]) -> go.Figure:
+    """Per head, for each named W_Q, the share of its squared weights in its own slice's
+    rows ((h,) each, attention.experiments.slicing.own_slice_share). Slicing would make
+    it 100 %; reading every coordinate evenly gives 1/h."""
+    for name, share in shares.items():
+        check_shape(f"shares of {name}", share, (None,))
+    panels, layout = grid(len(shares), len(shares), list(shares), h_gap=0.2 / len(shares))
     data, shapes = [], []
-    for panel, w_q in zip(panels, weights.values(), strict=True):
-        share = own_slice_share(w_q) * 100
+    for panel, own_share in zip(panels, shares.values(), strict=True):
+        share = np.asarray(own_share) * 100
         n_heads = len(share)
         data.append(
             panel.place(
