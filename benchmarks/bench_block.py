@@ -27,9 +27,10 @@ from attention.analysis.rank_collapse import MAX_DEPTH, collapse_runs, relative_
 from attention.analysis.update_ratios import block_nudges
 from attention.core.blocks import FEED_FORWARD, BlockConfig, EncoderBlock
 from attention.core.process_tuning import tune_process
-from attention.figures.curves import rank_collapse_figure, stream_update_figure
-from attention.figures.heatmaps import attention_grid, concat_figure, hidden_figure
-from attention.figures.spaces import collapse_pca_figure, joint_query_key_figure
+from attention.figures.attention_maps import attention_grid
+from attention.figures.block import concat_figure, hidden_figure, stream_update_figure
+from attention.figures.block_rank_collapse import collapse_pca_figure, rank_collapse_figure
+from attention.figures.block_translation import joint_query_key_figure
 from attention.geometry.score_space import joint_query_key_layout
 from attention.models.toy import toy_inputs
 from attention.models.translation import build_translation_model
@@ -85,9 +86,12 @@ def translation_part(model, n):
     source, target = list(example.source_tokens), list(example.target_tokens)
     cross = example.decoder.sublayers[1].detail
     _serialise(
-        attention_grid(example.encoder_weights, source, columns=2),
+        attention_grid(example.encoder_weights, source, columns=2, self_attention=True),
         attention_grid(
-            example.decoder_weights, target, allowed=example.decoder.sublayers[0].detail.mask
+            example.decoder_weights,
+            target,
+            allowed=example.decoder.sublayers[0].detail.mask,
+            self_attention=True,
         ),
         attention_grid(example.cross_weights, target, source, columns=2),
         joint_query_key_figure(

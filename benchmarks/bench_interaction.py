@@ -29,9 +29,9 @@ agents' work at load average 12–24, so wall times are several times the CPU th
   square-celled maps, whose axes move with the margins); and Streamlit's react after
   storing the chart's width drew it once more, because Streamlit's chart theme rebuilds
   its template each time and Plotly.react compares templates by identity. The pages now
-  send charts with theme=None, the look in the layout (attention/figures/theme.py) and a
+  send charts with theme=None, the look in the layout (attention/figures/base/theme.py) and a
   datarevision, so that react draws nothing, and reserve the margins up front
-  (attention/figures/margins.py), so automargin has nothing to do: one draw per chart on
+  (attention/figures/base/margins.py), so automargin has nothing to do: one draw per chart on
   Head spaces; charts with a long legend at the right or one below are still fitted by
   automargin (a second draw). Same run, 10 moves, before → after the first of the two: Head spaces
   d_model 1109 → 847 ms (floor 600), Heads 2353 → 1824, focus token 1068 → 800; Attention
@@ -46,7 +46,7 @@ agents' work at load average 12–24, so wall times are several times the CPU th
   core, so the floor's wall time grows just as much.
 - On the server, writing a figure's JSON was dominated by Plotly's per-array check and
   copy of NumPy arrays (narwhals' dataframe check, base64) — 3–10× the time of the same
-  JSON from lists — so the figure builders now hand Plotly lists (attention/figures/grid.py).
+  JSON from lists — so the figure builders now hand Plotly lists (attention/figures/base/grid.py).
 - Levers used: fragments for page-local controls (Head spaces' stage picker, Attention
   maps' one-head-large and lines sections; the block page had them), so they rerun their
   own section only; lists instead of arrays in figures; every grid of attention maps as
@@ -54,7 +54,7 @@ agents' work at load average 12–24, so wall times are several times the CPU th
   machine, before and now in the same run, p50: Head spaces d_model 1453 → 1294 ms, heads
   2022 → 2052 ms; Attention maps d_model 1371 → 1198 ms, heads 1269 → 1143 ms; floors 542
   and 526 ms). Head spaces' two scatter grids became tiles on one pair of axes too
-  (attention/figures/plane_tiles.py): drawn alone 167 → 90 and 142 → 85 ms at 8 heads,
+  (attention/figures/base/plane_tiles.py): drawn alone 167 → 90 and 142 → 85 ms at 8 heads,
   but on the page (4 heads, 20 moves, same run) d_model stayed at 1227 → 1231 ms p50 and
   Heads went 2297 → 2065 ms. A CDP Profiler run over eight d_model moves showed Plotly's
   JavaScript at 775 → 684 ms per move: the pictures were a small part; the rest is five

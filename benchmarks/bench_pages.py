@@ -18,9 +18,13 @@ import plotly.io as pio
 from attention import MultiHeadAttention
 from attention.analysis.head_metrics import summarise_heads
 from attention.core.process_tuning import tune_process
-from attention.figures.heatmaps import attention_grid
-from attention.figures.lines import attention_lines
-from attention.figures.spaces import before_figure, head_space_figure, motion_figure, values_figure
+from attention.figures.attention_maps import attention_grid, attention_lines
+from attention.figures.head_spaces import (
+    before_figure,
+    head_space_figure,
+    motion_figure,
+    values_figure,
+)
 from attention.geometry.head_spaces import head_spaces, neighbours
 from attention.models.toy import toy_inputs
 from benchmarks.common import median_seconds, print_table
@@ -43,7 +47,9 @@ def steps(text: str, d_model: int, heads: int) -> dict[str, float]:
         "figure: head spaces": lambda: head_space_figure(spaces, tokens, w, 1),
         "figure: values": lambda: values_figure(spaces, tokens, w, 1),
         "figure: motion": lambda: motion_figure(spaces, tokens),
-        "figure: heatmaps": lambda: attention_grid(w, tokens, scores=trace.scores),
+        "figure: heatmaps": lambda: attention_grid(
+            w, tokens, scores=trace.scores, self_attention=True
+        ),
         "figure: lines": lambda: attention_lines(w, tokens, tokens, list(range(min(heads, 4)))),
     }
     built = [make() for make in figures.values()]

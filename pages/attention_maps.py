@@ -4,8 +4,12 @@ BertViz-style lines, and a few numbers per head that say what kind of head it is
 import streamlit as st
 
 from attention.analysis.head_metrics import head_mean, summarise_heads
-from attention.figures.heatmaps import LARGE_MAP_CELLS, MAX_GRID_CELLS, attention_grid
-from attention.figures.lines import attention_lines
+from attention.figures.attention_maps import (
+    LARGE_MAP_CELLS,
+    MAX_GRID_CELLS,
+    attention_grid,
+    attention_lines,
+)
 from attention.figures.tables import head_kind_table
 from attention.teaching.sentences import DEFAULT_SECOND_TEXT
 from attention.teaching.wording import blocks_note
@@ -103,6 +107,7 @@ def one_head_large(maps: ShownMaps) -> None:
         "panel_px": 400,  # a square map is as wide as its half column allows
         "max_cells": LARGE_MAP_CELLS,
         "square_cells": True,
+        "self_attention": maps.is_self,
     }
     big, mean = st.columns(2)
     with big:
@@ -259,6 +264,7 @@ show_chart(
         query_side=maps.query_side,
         key_side=maps.key_side,
         panel_px=280,
+        self_attention=maps.is_self,
     ),
     key="grid_chart",
 )

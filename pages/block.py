@@ -6,8 +6,7 @@ ui/sections; every computed sentence comes from attention/teaching/narration."""
 import streamlit as st
 
 from attention.analysis.rank_collapse import MAX_DEPTH
-from attention.figures.curves import rank_collapse_figure
-from attention.figures.spaces import collapse_pca_figure
+from attention.figures.block_rank_collapse import collapse_pca_figure, rank_collapse_figure
 from attention.teaching.narration import block as narration
 from attention.teaching.narration.block import LAYER_NORMS
 from ui import block_data, data

@@ -3,9 +3,14 @@ head's queries meet its keys, what each head hands back, and the heatmaps with t
 
 import streamlit as st
 
-from attention.figures.grid import HALF_PAGE_TITLE_CHARS, PAGE_TITLE_CHARS
-from attention.figures.heatmaps import attention_grid
-from attention.figures.spaces import before_figure, head_space_figure, motion_figure, values_figure
+from attention.figures.attention_maps import attention_grid
+from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS, PAGE_TITLE_CHARS
+from attention.figures.head_spaces import (
+    before_figure,
+    head_space_figure,
+    motion_figure,
+    values_figure,
+)
 from attention.figures.tables import neighbour_table, rank_correlation_table
 from attention.geometry.head_spaces import HeadSpaces, agreement_range, neighbours
 from attention.teaching.narration import head_spaces as narration
@@ -98,6 +103,7 @@ with maps:
             panel_px=300 if beside else 320,
             title_chars=title_chars,
             colorbar_below=beside,
+            self_attention=True,
         ),
         key="heatmap_chart",
     )

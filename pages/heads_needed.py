@@ -16,8 +16,12 @@ from attention.analysis.heads_off import (
 )
 from attention.analysis.pruning import curve_band
 from attention.analysis.rollout import attention_rollout
-from attention.figures.curves import pruning_figure
-from attention.figures.heatmaps import importance_figure, rollout_figure, switches_figure
+from attention.figures.heads_off import (
+    importance_figure,
+    pruning_figure,
+    rollout_figure,
+    switches_figure,
+)
 from attention.teaching.narration.heads_off import (
     importance_sentence,
     pruning_sentence,

@@ -6,14 +6,17 @@ import streamlit as st
 
 from attention.analysis.head_metrics import describe_head, uniform_entropy_bits
 from attention.analysis.head_roles import ENTROPY, ROLES
-from attention.figures.heatmaps import (
+from attention.figures.attention_maps import MAX_GRID_CELLS
+from attention.figures.real_model import (
     GRID_BLOCKS,
-    MAX_GRID_CELLS,
+    MAX_NAMED_TOKENS,
     head_figure,
     head_grid_figure,
+    layer_path_figure,
 )
-from attention.figures.spaces import MAX_NAMED_TOKENS, layer_path_figure
 from attention.figures.tables import role_table
+from attention.geometry.planes import hidden_state_paths
+from attention.geometry.pooling import pool_attention
 from attention.models.pretrained import ModelConfig, ModelTrace
 from attention.teaching.wording import blocks_note
 from ui.charts import loading_plotly_meanwhile, show_chart
@@ -77,7 +80,7 @@ def heads_view(trace: ModelTrace, roles: dict[str, np.ndarray], cfg: ModelConfig
     role = None if role == NO_ROLE else role
     show_chart(
         head_grid_figure(
-            trace.attentions,
+            pool_attention(trace.attentions, GRID_BLOCKS),
             trace.tokens,
             selected=(layer - 1, head - 1),
             role=role,
@@ -183,7 +186,9 @@ st.dataframe(
 )
 
 st.header("How each layer moves the tokens")
-show_chart(layer_path_figure(trace.hidden_states, trace.tokens), key="real_paths")
+show_chart(
+    layer_path_figure(hidden_state_paths(trace.hidden_states), trace.tokens), key="real_paths"
+)
 st.caption(
     "Every token's vector after the embeddings and after each layer, all projected by one "
     "PCA so the moves are comparable; the grey line joins one token's positions. "

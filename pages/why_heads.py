@@ -10,8 +10,11 @@ import streamlit as st
 
 from attention import MultiHeadAttention
 from attention.experiments.equal_cost import compare_layouts, cost_by_length, lengths_around
-from attention.figures import curves, heatmaps, tables
-from attention.figures.grid import HALF_PAGE_TITLE_CHARS
+from attention.experiments.slicing import own_slice_share
+from attention.figures import tables
+from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS
+from attention.figures.why_heads_cost import cost_bars, cost_by_length_chart
+from attention.figures.why_heads_slicing import slice_share_chart, slicing_figure
 from attention.teaching.narration import why_heads as narration
 from ui.charts import show_chart
 from ui.sections.head_training import SEEDS_ACROSS, Trained, train_and_compare
@@ -47,10 +50,10 @@ def same_cost(mha: MultiHeadAttention, n_tokens: int) -> None:
     lengths = lengths_around(n_tokens)
     left, right = st.columns(2)
     with left:
-        show_chart(curves.cost_bars(layouts, n_tokens, HALF_PAGE_TITLE_CHARS), "wh_cost_bars")
+        show_chart(cost_bars(layouts, n_tokens, HALF_PAGE_TITLE_CHARS), "wh_cost_bars")
     with right:
         table = cost_by_length(mha.d_model, mha.n_heads, lengths, bias=mha.bias)
-        show_chart(curves.cost_by_length_chart(table, lengths, n_tokens), "wh_cost_length")
+        show_chart(cost_by_length_chart(table, lengths, n_tokens), "wh_cost_length")
     st.caption(
         "MACs = multiply-adds. The score part (hatched) is the same for h heads × "
         "d_model/h and for one head × d_model (their lines lie on top of each other), and "
@@ -77,12 +80,13 @@ def heads_read_the_whole_vector(mha: MultiHeadAttention, trained: Trained | None
     else:
         # Full width, but its two panels are narrower than half the page each (the axis
         # labels and colour bar take the rest): half the page's title characters fit them.
-        show_chart(heatmaps.slicing_figure(mha.w_q, HALF_PAGE_TITLE_CHARS), "wh_slicing")
+        show_chart(slicing_figure(mha.w_q, HALF_PAGE_TITLE_CHARS), "wh_slicing")
         shares = {"W_Q of the sidebar's heads": mha.w_q}
         if trained is not None:
             split = trained.comparison.results["split"].model.attention.w_q
             shares["W_Q of §4's trained (b) heads"] = split
-        show_chart(curves.slice_share_chart(shares), "wh_slice_share")
+        shares = {name: own_slice_share(w_q) for name, w_q in shares.items()}
+        show_chart(slice_share_chart(shares), "wh_slice_share")
     if trained is None:
         st.caption("Train the variants in §4 to see what reading only a slice costs.")
         return

@@ -3,9 +3,9 @@
 Streamlit mounts each changed chart anew, draws it, then calls Plotly.react again once it
 has stored the chart's width. With Streamlit's chart theme that second react drew every
 chart once more (the theme's template is rebuilt each time, and Plotly.react compares
-templates by identity): attention/figures/theme.py puts the look into the layout instead
+templates by identity): attention/figures/base/theme.py puts the look into the layout instead
 and sends a datarevision. Plotly's automargin drew most charts again after measuring
-their labels (a square-celled map up to five times); attention/figures/margins.py
+their labels (a square-celled map up to five times); attention/figures/base/margins.py
 reserves that room before the first draw. The count comes from Plotly's own
 start-of-drawing flag, so a Plotly or Streamlit upgrade that changes how charts are
 drawn fails here, loudly.
@@ -65,7 +65,7 @@ def test_a_sidebar_move_draws_each_changed_chart_about_once(chromium, app_url):
     assert_no_failure(page)
     context.close()
     # Every chart changed with d_model, and each is drawn in a newly mounted chart: what
-    # makes a fixed datarevision (attention/figures/grid.py) safe.
+    # makes a fixed datarevision (attention/figures/base/grid.py) safe.
     assert draws["new plot"] == CHARTS, draws
     assert draws["react"] == 0, draws
     assert draws["automargin"] == 0, draws  # it was 6 before margins.py

@@ -10,7 +10,7 @@ from urllib.parse import quote
 import numpy as np
 import pytest
 
-from attention.figures.heatmaps import GRID_BLOCKS
+from attention.figures.real_model import GRID_BLOCKS
 from harness.browser import SCREENSHOTS, screenshot, wait_until_drawn
 from tests.apptest import tile_maps
 from tests.browser_checks import assert_no_failure, drawn

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attention.figures.palette import DIVERGING_SCALE
+from attention.figures.base.palette import DIVERGING_SCALE
 from tests.apptest import array, colour_scale, open_page
 
 

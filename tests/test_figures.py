@@ -23,15 +23,47 @@ from attention.analysis.update_ratios import block_nudges
 from attention.core.blocks import FEED_FORWARD, BlockConfig, EncoderBlock
 from attention.experiments.equal_cost import compare_layouts, cost_by_length
 from attention.experiments.rank_limit import fit_rank_limit, target_pattern
+from attention.experiments.slicing import own_slice_share
 from attention.experiments.training.train import TrainingConfig, compare_variants, seed_summary
 from attention.experiments.two_targets import fit_two_targets
-from attention.figures import curves, heatmaps, lines, presentation, spaces
-from attention.figures.palette import DIVERGING_SCALE, signed_axis
-from attention.figures.plane_tiles import PlaneTiles
+from attention.figures import (
+    attention_maps,
+    block,
+    block_rank_collapse,
+    block_translation,
+    heads_off,
+    lesson,
+    real_model,
+    why_heads_cost,
+    why_heads_rank_limit,
+    why_heads_slicing,
+    why_heads_training,
+    why_heads_two_targets,
+)
+from attention.figures import head_spaces as head_space_views
+from attention.figures.base.palette import DIVERGING_SCALE, signed_axis
+from attention.figures.base.plane_tiles import PlaneTiles
+from attention.figures.base.points import MAX_SVG_POINTS
 from attention.geometry.head_spaces import head_layout, head_spaces
+from attention.geometry.planes import hidden_state_paths
+from attention.geometry.pooling import pool_attention
 from tests.apptest import array, colour_scale, grid_maps, tile_boxes, tile_spans
 
-MODULES = (heatmaps, spaces, lines, curves, presentation)
+MODULES = (
+    attention_maps,
+    block,
+    block_rank_collapse,
+    block_translation,
+    head_space_views,
+    heads_off,
+    lesson,
+    real_model,
+    why_heads_cost,
+    why_heads_rank_limit,
+    why_heads_slicing,
+    why_heads_training,
+    why_heads_two_targets,
+)
 TOKENS = ["The", "cat", "sat", "on", "the", "<b>mat</b>"]
 N, D_MODEL, HEADS = len(TOKENS), 16, 2
 
@@ -70,9 +102,9 @@ def inputs() -> dict:
 
 
 def _many_points(rng: np.random.Generator) -> tuple:
-    """Head spaces with more points per trace than spaces.MAX_SVG_POINTS (drawn in WebGL):
+    """Head spaces with more points per trace than MAX_SVG_POINTS (drawn in WebGL):
     the spaces, tokens and weights a head_space_figure takes."""
-    n = spaces.MAX_SVG_POINTS // 8 + 1
+    n = MAX_SVG_POINTS // 8 + 1
     x = rng.normal(size=(n, D_MODEL))
     trace = MultiHeadAttention(D_MODEL, 8, seed=0, dtype=np.float64)(x)
     return head_spaces(x, trace), [f"t{k}" for k in range(n)], trace.weights
@@ -85,35 +117,33 @@ def _builders(i: dict) -> dict:
     lengths = [4, 8, N]
     return {
         "attention_grid": [
-            lambda: heatmaps.attention_grid(
+            lambda: attention_maps.attention_grid(
                 trace.weights, tokens, scores=trace.scores, allowed=trace.mask
             ),
-            lambda: heatmaps.attention_grid(i["long"][0], long_tokens),
+            lambda: attention_maps.attention_grid(i["long"][0], long_tokens, self_attention=True),
         ],
-        "rank_patterns": [lambda: heatmaps.rank_patterns(i["rank"], [1, 2, 9])],
+        "rank_patterns": [lambda: why_heads_rank_limit.rank_patterns(i["rank"], [1, 2, 9])],
         "head_grid_figure": [
-            lambda: heatmaps.head_grid_figure(i["stack"], tokens),
-            lambda: heatmaps.head_grid_figure(
+            lambda: real_model.head_grid_figure(i["stack"], tokens),
+            lambda: real_model.head_grid_figure(
                 i["stack"], tokens, (1, 2), "itself", i["stack"].mean(axis=(-2, -1))
             ),
         ],
         "head_figure": [
-            lambda: heatmaps.head_figure(i["stack"][0, 1], tokens, 0, 1, stretch=True),
-            lambda: heatmaps.head_figure(i["long"][0, 0], long_tokens, 1, 0),
+            lambda: real_model.head_figure(i["stack"][0, 1], tokens, 0, 1, stretch=True),
+            lambda: real_model.head_figure(i["long"][0, 0], long_tokens, 1, 0),
         ],
         "concat_figure": [
-            lambda: heatmaps.concat_figure(
-                tokens, trace.concat, i["block"].sublayers[0].update, HEADS
-            )
+            lambda: block.concat_figure(tokens, trace.concat, i["block"].sublayers[0].update, HEADS)
         ],
         "hidden_figure": [
-            lambda: heatmaps.hidden_figure(
+            lambda: block.hidden_figure(
                 tokens, i["block"].sublayer(FEED_FORWARD).detail.hidden, "gelu"
             )
         ],
-        "slicing_figure": [lambda: heatmaps.slicing_figure(i["mha"].w_q)],
+        "slicing_figure": [lambda: why_heads_slicing.slicing_figure(i["mha"].w_q)],
         "head_reads_figure": [
-            lambda: heatmaps.head_reads_figure(
+            lambda: block.head_reads_figure(
                 [
                     (
                         "random <b>",
@@ -122,88 +152,98 @@ def _builders(i: dict) -> dict:
                 ]
             )
         ],
-        "singular_value_chart": [lambda: heatmaps.singular_value_chart(i["rank"])],
-        "head_maps": [lambda: heatmaps.head_maps(i["comparison"])],
-        "before_figure": [lambda: spaces.before_figure(i["spaces"].before, tokens, 2)],
+        "singular_value_chart": [lambda: why_heads_rank_limit.singular_value_chart(i["rank"])],
+        "head_maps": [lambda: why_heads_training.head_maps(i["comparison"])],
+        "before_figure": [lambda: head_space_views.before_figure(i["spaces"].before, tokens, 2)],
         "head_space_figure": [
-            lambda: spaces.head_space_figure(i["spaces"], tokens, trace.weights, 2),
-            lambda: spaces.head_space_figure(*i["many"], 0),  # WebGL points
+            lambda: head_space_views.head_space_figure(i["spaces"], tokens, trace.weights, 2),
+            lambda: head_space_views.head_space_figure(*i["many"], 0),  # WebGL points
         ],
         "values_figure": [
-            lambda: spaces.values_figure(i["spaces"], tokens, trace.weights, 2),
-            lambda: spaces.values_figure(*i["many"], 0),
+            lambda: head_space_views.values_figure(i["spaces"], tokens, trace.weights, 2),
+            lambda: head_space_views.values_figure(*i["many"], 0),
         ],
         "motion_figure": [
-            lambda: spaces.motion_figure(i["spaces"], tokens),
-            lambda: spaces.motion_figure(i["spaces"], tokens, start=1),
+            lambda: head_space_views.motion_figure(i["spaces"], tokens),
+            lambda: head_space_views.motion_figure(i["spaces"], tokens, start=1),
         ],
-        "lecture_figure": [lambda: spaces.lecture_figure(tokens, i["x"][:, :2], trace, 1)],
+        "lecture_figure": [lambda: lesson.lecture_figure(tokens, i["x"][:, :2], trace, 1)],
         "neighbour_order_chart": [
-            lambda: curves.neighbour_order_chart(np.array([0.5, np.nan]), "<b>cat</b>")
+            lambda: head_space_views.neighbour_order_chart(np.array([0.5, np.nan]), "<b>cat</b>")
         ],
         "for_slides": [
-            lambda: presentation.for_slides(curves.two_target_curves(i["two"]), ["a <b>"]),
-            lambda: presentation.for_slides(
-                spaces.before_figure(i["spaces"].before, tokens, 2), ["x", "y"], 1.3, True
+            lambda: lesson.for_slides(why_heads_two_targets.two_target_curves(i["two"]), ["a <b>"]),
+            lambda: lesson.for_slides(
+                head_space_views.before_figure(i["spaces"].before, tokens, 2), ["x", "y"], 1.3, True
             ),
         ],
         "joint_query_key_figure": [
-            lambda: spaces.joint_query_key_figure(
+            lambda: block_translation.joint_query_key_figure(
                 head_layout(i["cross"], 1), tokens[:3], tokens, i["cross"].weights[1], 1, "h"
             )
         ],
         "collapse_pca_figure": [
-            lambda: spaces.collapse_pca_figure(
+            lambda: block_rank_collapse.collapse_pca_figure(
                 tokens, [("a", i["x"][:, :2]), ("b", np.zeros((N, 2)))], 3
             )
         ],
         "layer_path_figure": [
-            lambda: spaces.layer_path_figure(i["hidden_states"], tokens),
-            lambda: spaces.layer_path_figure(np.ones((2, 80, 4)).cumsum(1), long_tokens),
+            lambda: real_model.layer_path_figure(hidden_state_paths(i["hidden_states"]), tokens),
+            lambda: real_model.layer_path_figure(
+                hidden_state_paths(np.ones((2, 80, 4)).cumsum(1)), long_tokens
+            ),
         ],
         "attention_lines": [
-            lambda: lines.attention_lines(trace.weights, tokens, tokens, [0, 1]),
-            lambda: lines.attention_lines(trace.weights, tokens, tokens, [1], focus=3),
+            lambda: attention_maps.attention_lines(trace.weights, tokens, tokens, [0, 1]),
+            lambda: attention_maps.attention_lines(trace.weights, tokens, tokens, [1], focus=3),
         ],
-        "cost_bars": [lambda: curves.cost_bars(i["layouts"], N)],
+        "cost_bars": [lambda: why_heads_cost.cost_bars(i["layouts"], N)],
         "cost_by_length_chart": [
-            lambda: curves.cost_by_length_chart(cost_by_length(D_MODEL, HEADS, lengths), lengths, N)
+            lambda: why_heads_cost.cost_by_length_chart(
+                cost_by_length(D_MODEL, HEADS, lengths), lengths, N
+            )
         ],
-        "two_target_figure": [lambda: curves.two_target_figure(tokens, i["two"])],
-        "two_target_curves": [lambda: curves.two_target_curves(i["two"])],
-        "rank_error_chart": [lambda: curves.rank_error_chart(i["rank"], {"n": 4, "big": 9})],
+        "two_target_figure": [lambda: why_heads_two_targets.two_target_figure(tokens, i["two"])],
+        "two_target_curves": [lambda: why_heads_two_targets.two_target_curves(i["two"])],
+        "rank_error_chart": [
+            lambda: why_heads_rank_limit.rank_error_chart(i["rank"], {"n": 4, "big": 9})
+        ],
         "loss_curves": [
-            lambda: curves.loss_curves(
+            lambda: why_heads_training.loss_curves(
                 {i["labels"][k]: r.losses for k, r in i["comparison"].results.items()}, 5
             )
         ],
-        "seed_spread": [lambda: curves.seed_spread(i["summary"], i["labels"], [0, 1], 2)],
+        "seed_spread": [
+            lambda: why_heads_training.seed_spread(i["summary"], i["labels"], [0, 1], 2)
+        ],
         "slice_share_chart": [
-            lambda: curves.slice_share_chart({"a": i["mha"].w_q, "b": i["mha"].w_q[:, :, :3]})
+            lambda: why_heads_slicing.slice_share_chart(
+                {"a": own_slice_share(i["mha"].w_q), "b": own_slice_share(i["mha"].w_q[:, :, :3])}
+            )
         ],
         "stream_update_figure": [
-            lambda: curves.stream_update_figure(
+            lambda: block.stream_update_figure(
                 tokens, nudges.names, nudges.stream_norms, nudges.update_norms, nudges.ratios
             )
         ],
         "rank_collapse_figure": [
-            lambda: curves.rank_collapse_figure(
+            lambda: block_rank_collapse.rank_collapse_figure(
                 [("with", True, True, [1.0, 0.5]), ("without", False, False, [1.0, 0.0])], 1
             )
         ],
         "layer_ratio_figure": [
-            lambda: curves.layer_ratio_figure(np.random.default_rng(1).random((6, 2, N)))
+            lambda: block.layer_ratio_figure(np.random.default_rng(1).random((6, 2, N)))
         ],
-        "switches_figure": [lambda: heatmaps.switches_figure(np.eye(3, 4))],
+        "switches_figure": [lambda: heads_off.switches_figure(np.eye(3, 4))],
         "importance_figure": [
-            lambda: heatmaps.importance_figure(
+            lambda: heads_off.importance_figure(
                 np.array([[0.2, -0.1, 0.0], [0.05, 0.3, 0.1]]), np.eye(2, 3) < 1, "drop", ".2f"
             )
         ],
         "rollout_figure": [
-            lambda: heatmaps.rollout_figure(np.random.default_rng(2).random((2, 3, N)), tokens, 5)
+            lambda: heads_off.rollout_figure(np.random.default_rng(2).random((2, 3, N)), tokens, 5)
         ],
-        "pruning_figure": [lambda: curves.pruning_figure(*_pruning_inputs())],
+        "pruning_figure": [lambda: heads_off.pruning_figure(*_pruning_inputs())],
     }
 
 
@@ -249,7 +289,7 @@ def test_builders_write_plain_dicts_that_plotly_accepts(inputs):
 def test_figure_modules_create_no_validated_plotly_objects():
     """What the figures above cannot show: a go.Heatmap(...) passed to grid.figure()
     loses its flag, yet was validated when it was made; so the source is checked too."""
-    for path in Path(heatmaps.__file__).parent.glob("*.py"):
+    for path in Path(attention_maps.__file__).parent.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                 where = f"{path.name}:{node.lineno}"
@@ -310,7 +350,7 @@ def test_signed_axis_is_symmetric_and_white_at_zero():
 
 def test_singular_value_colours_count_orders_of_magnitude_from_zero(inputs):
     result = inputs["rank"]
-    trace = heatmaps.singular_value_chart(result).data[0]
+    trace = why_heads_rank_limit.singular_value_chart(result).data[0]
     z, bar = np.array(trace.z, dtype=float), trace.colorbar
     shown = result.singular_values > 1e-6 * result.singular_values[:, :1]
     assert np.nanmin(z) >= 0 and np.isnan(z[~shown]).all()
@@ -323,20 +363,20 @@ def test_singular_value_colours_count_orders_of_magnitude_from_zero(inputs):
 
 def test_the_sentence_marker_sits_at_its_length_on_the_log_axis():
     lengths = [4, 8, 16, 1024]
-    fig = curves.cost_by_length_chart(cost_by_length(D_MODEL, HEADS, lengths), lengths, 11)
+    fig = why_heads_cost.cost_by_length_chart(cost_by_length(D_MODEL, HEADS, lengths), lengths, 11)
     line = fig.layout.shapes[0]
     assert line.x0 == line.x1 == 11  # shapes take data values on a log axis
     assert fig.layout.annotations[0].x == pytest.approx(np.log10(11))  # annotations, log10
 
 
 def test_one_head_and_the_two_heads_have_three_colours(inputs):
-    fig = curves.two_target_figure(TOKENS, inputs["two"])
+    fig = why_heads_two_targets.two_target_figure(TOKENS, inputs["two"])
     colours = [trace.marker.color for trace in fig.data]
     assert len(set(colours)) == 3
 
 
 def test_the_chance_labels_do_not_sit_on_one_line(inputs):
-    fig = curves.seed_spread(inputs["summary"], inputs["labels"], [0, 1], 3)
+    fig = why_heads_training.seed_spread(inputs["summary"], inputs["labels"], [0, 1], 3)
     shifts = [a.yshift or 0 for a in fig.layout.annotations]
     assert len(set(shifts)) == len(shifts)
 
@@ -347,7 +387,7 @@ def test_pruning_figure_marks_a_measured_point_of_a_stepped_curve():
     randoms = [PruningCurve("accuracy", removed, np.linspace(1.0, s, 4), ()) for s in (0.5, 0.6)]
     removable = curve.heads_removable(0.05)
     assert removable == 6  # 0.98 is within 5 points, 0.90 is not
-    fig = curves.pruning_figure(curve, curve_band(randoms), 2, removable, 0.05)
+    fig = heads_off.pruning_figure(curve, curve_band(randoms), 2, removable, 0.05)
     marked = fig.data[3]
     assert list(marked.x) == [6] and list(marked.y) == [98.0]
 
@@ -362,7 +402,7 @@ def test_attention_grid_tiles_every_map_into_one_trace_with_keys_under_each_colu
     scores = rng.normal(size=(6, 5, 7))
     allowed = rng.random((5, 7)) > 0.2
     keys = [f"k{j}" for j in range(7)]
-    figure = heatmaps.attention_grid(
+    figure = attention_maps.attention_grid(
         weights, [f"q{i}" for i in range(5)], keys, scores=scores, allowed=allowed, columns=4
     ).to_plotly_json()
     assert [t["type"] for t in figure["data"]] == ["heatmap", "scatter"]
@@ -450,24 +490,26 @@ def test_the_engines_float32_weights_are_written_in_a_few_digits():
     weights = np.random.default_rng(3).dirichlet(np.ones(40), size=(2, 40)).astype(np.float32)
     tokens = [f"t{k}" for k in range(40)]
     for fig in (
-        heatmaps.head_figure(weights[0], tokens, 0, 0),
-        heatmaps.attention_grid(weights, tokens),
-        heatmaps.head_grid_figure(weights[None], tokens, selected=(0, 0)),
+        real_model.head_figure(weights[0], tokens, 0, 0),
+        attention_maps.attention_grid(weights, tokens),
+        real_model.head_grid_figure(
+            pool_attention(weights[None], real_model.GRID_BLOCKS), tokens, selected=(0, 0)
+        ),
     ):
         z = json.loads(pio.to_json(fig, validate=False))["data"][0]["z"]
         written = [json.dumps(v) for row in z for v in row if v is not None]
         assert max(map(len, written)) <= 7  # "0.01234"
-    one = json.loads(pio.to_json(heatmaps.head_figure(weights[0], tokens, 0, 0)))["data"][0]
+    one = json.loads(pio.to_json(real_model.head_figure(weights[0], tokens, 0, 0)))["data"][0]
     np.testing.assert_allclose(one["z"], weights[0], atol=5e-6)  # the weights, to 5 decimals
 
 
 def test_pictures_of_more_points_than_svg_draws_fast_use_webgl(inputs):
     """12 heads × 512 tokens drew in ~2 s as SVG markers; past MAX_SVG_POINTS a trace is
     WebGL. The focus queries (one per head) and the small default stay SVG."""
-    for build in (spaces.head_space_figure, spaces.values_figure):
+    for build in (head_space_views.head_space_figure, head_space_views.values_figure):
         data = build(*inputs["many"], 0).to_dict()["data"]
         points = [(len(t["x"]), t["type"]) for t in data if "markers" in t.get("mode", "")]
-        assert all((size > spaces.MAX_SVG_POINTS) == (kind == "scattergl") for size, kind in points)
+        assert all((size > MAX_SVG_POINTS) == (kind == "scattergl") for size, kind in points)
         assert "scattergl" in {kind for _, kind in points}
         small = build(inputs["spaces"], TOKENS, inputs["trace"].weights, 2).to_dict()["data"]
         assert "scattergl" not in {t["type"] for t in small}

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from attention.core.cost import attention_cost
-from attention.figures.palette import HEAD_COLORS
+from attention.figures.base.palette import HEAD_COLORS
 from attention.models.translation import EXAMPLES
 from attention.teaching.lesson.content import lesson_text, parse_steps
 from attention.teaching.lesson.quiz import choice_quiz

@@ -1,11 +1,11 @@
-"""Margins reserved before Plotly draws (attention/figures/margins.py): they grow with
+"""Margins reserved before Plotly draws (attention/figures/base/margins.py): they grow with
 the labels, titles, colour bars and legends that sit on the plot's outer edges, never
 shrink a margin a figure set, and leave axes inside the paper to Plotly. That they are
 wide enough in a real browser is checked in tests/test_browser_draws.py."""
 
 from __future__ import annotations
 
-from attention.figures.margins import PUSH_PAD, reserved, text_width
+from attention.figures.base.margins import PUSH_PAD, reserved, text_width
 
 
 def _heatmap(tokens: list[str]) -> list[dict]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention.figures.heatmaps import LARGE_MAP_CELLS, MAX_GRID_CELLS
+from attention.figures.attention_maps import LARGE_MAP_CELLS, MAX_GRID_CELLS
 from attention.geometry.pooling import pool_attention, pool_blocks
 from attention.models.toy import toy_inputs
 from tests.apptest import array, chart, grid_maps, open_page

@@ -11,7 +11,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from attention.figures.heatmaps import GRID_BLOCKS
+from attention.figures.real_model import GRID_BLOCKS
 from tests import apptest
 from tests.apptest import array, chart, tile_maps, tile_spans, traces
 from ui.scenario import DEFAULT_TEXT

@@ -1,4 +1,4 @@
-"""The charts' own look (attention/figures/theme.py): it matches the app's configured
+"""The charts' own look (attention/figures/base/theme.py): it matches the app's configured
 theme, reaches every axis a trace draws on, never overrides what a figure set, and is
 sent without a template and with a data revision."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from attention.figures import theme
-from attention.figures.grid import DATAREVISION, figure
+from attention.figures.base import theme
+from attention.figures.base.grid import DATAREVISION, figure
 
 CONFIG = Path(__file__).resolve().parent.parent / ".streamlit" / "config.toml"
 

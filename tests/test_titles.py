@@ -9,7 +9,7 @@ from itertools import combinations
 
 import pytest
 
-from attention.figures.grid import wrapped_title
+from attention.figures.base.grid import wrapped_title
 
 TITLES = [
     "If heads sliced the embedding (not what happens)",

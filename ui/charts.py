@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from attention.figures.grid import figure
+from attention.figures.base.grid import figure
 
 CHART_CONFIG = {
     "displaylogo": False,
@@ -29,7 +29,7 @@ def show_chart(
     """Draw `fig` across `container` (a column, or an st.empty() placeholder redrawn in
     place; the page itself by default); returns Streamlit's selection event, if any.
     A chart redrawn several times in one run, as a live placeholder is, takes no key.
-    No Streamlit theme: the figures carry the look themselves (attention/figures/theme.py)."""
+    No Streamlit theme: the figures carry the look themselves (attention/figures/base/theme.py)."""
     target = st if container is None else container
     st.session_state[_CHART_SENT] = True
     return target.plotly_chart(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from attention.figures.presentation import for_slides
+from attention.figures.lesson import for_slides
 from attention.teaching.lesson.content import StepText, fill, lesson_text
 from attention.teaching.lesson.export import ExportedStep, lesson_html
 from attention.teaching.lesson.steps import StepView

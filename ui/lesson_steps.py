@@ -12,21 +12,18 @@ from attention.analysis.head_roles import ROLES
 from attention.analysis.rank_collapse import MAX_DEPTH
 from attention.experiments.equal_cost import compare_layouts
 from attention.experiments.slicing import own_slice_share
-from attention.figures.curves import (
-    cost_bars,
-    neighbour_order_chart,
-    rank_collapse_figure,
-    two_target_figure,
-)
-from attention.figures.heatmaps import (
-    attention_grid,
-    head_grid_figure,
-    head_reads_figure,
-    slicing_figure,
-)
-from attention.figures.spaces import before_figure, head_space_figure, lecture_figure
-from attention.figures.text import safe_label
+from attention.figures.attention_maps import attention_grid
+from attention.figures.base.text import safe_label
+from attention.figures.block import head_reads_figure
+from attention.figures.block_rank_collapse import rank_collapse_figure
+from attention.figures.head_spaces import before_figure, head_space_figure, neighbour_order_chart
+from attention.figures.lesson import lecture_figure
+from attention.figures.real_model import GRID_BLOCKS, head_grid_figure
+from attention.figures.why_heads_cost import cost_bars
+from attention.figures.why_heads_slicing import slicing_figure
+from attention.figures.why_heads_two_targets import two_target_figure
 from attention.geometry.head_spaces import HeadSpaces, neighbours
+from attention.geometry.pooling import pool_attention
 from attention.models.translation import EXAMPLES, choose_pronoun, head_titles
 from attention.models.translation.heads import YOU_FROM_SOURCE
 from attention.models.translation.pronoun import YOU_PRONOUNS
@@ -234,7 +231,7 @@ def _real_heads(scenario: Scenario, _: object) -> StepView:
     real = run_real(text)
     layers, heads = real.trace.attentions.shape[:2]
     role = ROLES[0]
-    figure = head_grid_figure(real.trace.attentions, real.trace.tokens)
+    figure = head_grid_figure(pool_attention(real.trace.attentions, GRID_BLOCKS), real.trace.tokens)
     setting = _real_setting(text, "MiniLM, all layers and heads as trained")
     return real_heads_step(
         len(real.trace.tokens), layers, heads, real.roles[role], role, figure, setting

@@ -1,2 +1,4 @@
-"""Plotly figure builders by kind of view — heatmaps, spaces (2-D points), lines, curves —
-and the pages' tables: pure functions, arrays in, go.Figure (or table rows) out."""
+"""Plotly figure builders, one module per view (head spaces, attention maps, real model,
+block, why heads, heads off, lesson) over a small shared base (grid, theme, margins,
+palette, text, tiles): pure functions that only draw, arrays in, go.Figure out; and the
+pages' tables."""

@@ -14,7 +14,7 @@ from pandas.io.formats.style import Styler
 from attention.analysis.head_roles import ENTROPY, strongest_role
 from attention.experiments.equal_cost import LayoutCost
 from attention.experiments.training.train import Comparison
-from attention.figures.text import percent
+from attention.figures.base.text import percent
 from attention.geometry.head_spaces import Neighbours
 
 

@@ -56,6 +56,14 @@ def pca_2d(points: np.ndarray) -> Layout2D:
     return Layout2D(plane.project(points), plane.variance_kept)
 
 
+def hidden_state_paths(hidden_states: np.ndarray) -> Layout2D:
+    """The (layers + 1, n, d) hidden states in ONE PCA plane fitted on all of them, so
+    every layer's move lies on the same axes: coords (layers + 1, n, 2)."""
+    steps, n, d = hidden_states.shape
+    layout = pca_2d(hidden_states.reshape(steps * n, d))
+    return Layout2D(layout.coords.reshape(steps, n, 2), layout.variance_kept)
+
+
 def align_to(moving: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Rotate (or reflect) 2-D `moving` about its centroid to best match `reference`
     point for point (orthogonal Procrustes), so arbitrary PCA flips do not move points

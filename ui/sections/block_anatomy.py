@@ -8,9 +8,15 @@ import streamlit as st
 
 from attention.analysis.update_ratios import block_nudges, median_over_tokens
 from attention.core.blocks import FEED_FORWARD
-from attention.figures.curves import layer_ratio_figure, stream_update_figure
-from attention.figures.heatmaps import concat_figure, head_reads_figure, hidden_figure
-from attention.figures.spaces import layer_path_figure
+from attention.figures.block import (
+    concat_figure,
+    head_reads_figure,
+    hidden_figure,
+    layer_ratio_figure,
+    stream_update_figure,
+)
+from attention.figures.real_model import layer_path_figure
+from attention.geometry.planes import hidden_state_paths
 from attention.models.pretrained import ModelError
 from attention.teaching.narration import block as narration
 from attention.teaching.narration.block import LAYER_NORMS
@@ -115,4 +121,5 @@ def in_a_trained_model(text: str) -> None:
     st.markdown(narration.trained_model_sentence(len(real.tokens), medians))
     show_chart(layer_ratio_figure(real.update_ratios), key="block_real_ratios")
     st.markdown(narration.layer_path_sentence(len(real.hidden_states)))
-    show_chart(layer_path_figure(real.hidden_states, real.tokens), key="block_real_paths")
+    paths = hidden_state_paths(real.hidden_states)
+    show_chart(layer_path_figure(paths, real.tokens), key="block_real_paths")

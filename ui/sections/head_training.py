@@ -13,7 +13,8 @@ import streamlit as st
 from attention.experiments.training.summary import layout_facts
 from attention.experiments.training.task import TASK_TEXTS
 from attention.experiments.training.train import Comparison, TrainingConfig, seed_summary
-from attention.figures import curves, heatmaps, tables
+from attention.figures import tables
+from attention.figures.why_heads_training import head_maps, loss_curves, seed_spread
 from attention.teaching.narration import why_heads as narration
 from ui import why_heads as exp
 from ui.charts import show_chart
@@ -45,7 +46,7 @@ def train_live(config: TrainingConfig, seed: int, title: str) -> Comparison:
         losses_so_far[label] = losses
         finished = sum(len(c) for c in losses_so_far.values())
         bar.progress(finished / total, text=f"{title}: {label}, step {done} of {config.steps}")
-        show_chart(curves.loss_curves(losses_so_far, config.steps), key=None, container=live)
+        show_chart(loss_curves(losses_so_far, config.steps), key=None, container=live)
 
     comparison = exp.train(config, seed, show)
     bar.empty()
@@ -127,7 +128,7 @@ def train_and_compare(seed: int) -> Trained | None:
         return None
     comparison = train_live(config, seed, f"Training seed {seed}")
     losses = {labels[k]: r.losses for k, r in comparison.results.items()}
-    show_chart(curves.loss_curves(losses, config.steps), "wh_loss")
+    show_chart(loss_curves(losses, config.steps), "wh_loss")
     st.dataframe(
         pd.DataFrame(tables.comparison_table(comparison)), hide_index=True, key="wh_results"
     )
@@ -137,7 +138,7 @@ def train_and_compare(seed: int) -> Trained | None:
         "same tokens, 1 = no overlap). Times are wall clock on this server."
     )
     st.markdown(narration.projection_answer(layout_facts(comparison), TASK_TEXTS.marks))
-    show_chart(heatmaps.head_maps(comparison), "wh_head_maps")
+    show_chart(head_maps(comparison), "wh_head_maps")
     st.caption(
         f"Each trained head's weights for the query {literal(TASK_TEXTS.query)} on one "
         "held-out sequence."
@@ -154,5 +155,5 @@ def train_and_compare(seed: int) -> Trained | None:
     st.dataframe(
         pd.DataFrame(tables.seed_table(summary, labels)), hide_index=True, key="wh_seed_table"
     )
-    show_chart(curves.seed_spread(summary, labels, seeds, config.n_symbols), "wh_seed_spread")
+    show_chart(seed_spread(summary, labels, seeds, config.n_symbols), "wh_seed_spread")
     return Trained(seed, labels, comparison, summary)

@@ -8,7 +8,12 @@ import streamlit as st
 
 from attention import MultiHeadAttention
 from attention.experiments.rank_limit import PATTERNS, pattern_from_choices, target_pattern
-from attention.figures import curves, heatmaps, tables
+from attention.figures import tables
+from attention.figures.why_heads_rank_limit import (
+    rank_error_chart,
+    rank_patterns,
+    singular_value_chart,
+)
 from attention.teaching.narration import why_heads as narration
 from ui import why_heads as exp
 from ui.charts import show_chart
@@ -81,15 +86,13 @@ def rank_limit(seed: int, mha: MultiHeadAttention) -> None:
     today = mha.d_head
     left, right = st.columns([3, 2])
     with left:
-        show_chart(curves.rank_error_chart(result, narration.rank_marks(today, n)), "wh_rank_error")
+        show_chart(rank_error_chart(result, narration.rank_marks(today, n)), "wh_rank_error")
     with right:
-        show_chart(heatmaps.singular_value_chart(result), "wh_rank_sv")
+        show_chart(singular_value_chart(result), "wh_rank_sv")
     for note in narration.rank_limit_notes(today, n, mha.d_model, penalty, kind):
         st.caption("Note: " + note)
     st.caption(
         "Singular values of each fitted S (right): blank cells are zero, so the staircase "
         "is the rank limit. Below: the target and the fitted patterns at a few d_head."
     )
-    show_chart(
-        heatmaps.rank_patterns(result, narration.shown_d_heads(today, n)), "wh_rank_patterns"
-    )
+    show_chart(rank_patterns(result, narration.shown_d_heads(today, n)), "wh_rank_patterns")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attention.figures.heatmaps import attention_grid
-from attention.figures.spaces import joint_query_key_figure
+from attention.figures.attention_maps import attention_grid
+from attention.figures.block_translation import joint_query_key_figure
 from attention.geometry.head_spaces import head_layout
 from attention.models import translation
 from attention.models.translation.pronoun import choose_pronoun
@@ -113,6 +113,7 @@ def three_attentions() -> None:
         example.encoder_weights,
         source_tokens,
         narration.you_remark(narration.you_readings(example)),
+        self_attention=True,
     )
 
     st.subheader("Decoder causal self-attention: only the words already written")
@@ -127,6 +128,7 @@ def three_attentions() -> None:
         target_tokens,
         narration.formality_remark(*example.strongest_key("decoder", "formality")),
         allowed=example.decoder.sublayers[0].detail.mask,
+        self_attention=True,
     )
 
     st.subheader("Cross-attention: German words ask the English sentence")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from attention.experiments.two_targets import same_vector
-from attention.figures import curves
+from attention.figures.why_heads_two_targets import two_target_curves, two_target_figure
 from attention.teaching.narration import why_heads as narration
 from ui import why_heads as exp
 from ui.charts import show_chart
@@ -66,10 +66,10 @@ def one_distribution_per_head(scenario: Scenario, run: ScenarioRun) -> None:
         st.warning(narration.same_vector_warning(tokens[a], tokens[b]))
     result = exp.two_targets(run.x, query, a, b, scenario.seed)
     st.markdown(narration.two_target_fit_sentence(len(result.one_head_loss), result.d_heads))
-    show_chart(curves.two_target_figure(tokens, result), "wh_two_targets")
+    show_chart(two_target_figure(tokens, result), "wh_two_targets")
     left, right = st.columns([3, 2])
     with left:
-        show_chart(curves.two_target_curves(result), "wh_two_curves")
+        show_chart(two_target_curves(result), "wh_two_curves")
     with right:
         st.markdown(narration.fetch_sentence(result.one_head_fetch, result.two_heads_fetch))
         st.caption(narration.fetch_caption(result.two_heads_fetch))

@@ -15,7 +15,7 @@ from attention.analysis.heads_off import (
     RolloutContrast,
     extreme_heads,
 )
-from attention.figures.text import percent
+from attention.figures.base.text import percent
 from attention.teaching.wording import plural
 
 Escape = Callable[[str], str]

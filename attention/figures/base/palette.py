@@ -12,6 +12,7 @@ about 0 (`signed_axis`), so white means exactly zero.
 from __future__ import annotations
 
 import numpy as np
+from plotly.colors import get_colorscale
 
 HEAD_COLORS = (
     "#E69F00",  # orange
@@ -36,6 +37,16 @@ TOKEN_COLOR = "#333333"  # points of the original embedding space (no head yet)
 FOCUS_COLOR = "#000000"
 BLOCKED_COLOR = "#BDBDBD"  # cells a mask forbids
 WEIGHT_SCALE = [[0.0, "#FFFFFF"], [0.15, "#DCEAF7"], [0.5, "#6BAED6"], [1.0, "#08306B"]]
+# Layouts and variants compared on "Why several heads?" are not heads: Paul Tol's
+# high-contrast set plus black, each with its own dash so the lines stay apart in grey
+# print and for every colour vision.
+LAYOUT_STYLES = (
+    ("#000000", "solid"),
+    ("#004488", "dash"),
+    ("#BB5566", "dot"),
+    ("#DDAA33", "dashdot"),
+)
+ROLE_SCALE = "Oranges"  # sequential, distinct from the blue weight scale
 FONT_SIZE = 16  # base font of every figure: readable when projected
 # The one colour axis every attention map shares: weights from 0 to 1.
 WEIGHT_AXIS = {
@@ -77,3 +88,9 @@ def signed_axis(*arrays: np.ndarray, title: str, on_trace: bool = False) -> dict
         high: limit,
         "colorbar": {"title": {"text": title}, "thickness": 14},
     }
+
+
+def scale_pairs(name: str) -> list[list]:
+    """A named Plotly colour scale as explicit [position, colour] pairs (what Plotly's
+    validation would turn the name into)."""
+    return [list(pair) for pair in get_colorscale(name)]

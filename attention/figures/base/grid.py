@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from attention.figures.margins import reserved
-from attention.figures.palette import FONT_SIZE
-from attention.figures.theme import layout_name, themed
+from attention.figures.base.margins import reserved
+from attention.figures.base.palette import FONT_SIZE
+from attention.figures.base.theme import layout_name, themed
 
 MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}  # figures fill the page's column
 # Title characters across the page's main column in the narrowest window the pages are
@@ -298,6 +298,12 @@ def line_label(y: float, text: str, panel: Panel | None = None) -> dict:
         "yanchor": "bottom",
         "yref": y_ref,
     }
+
+
+def note_above(x: float, text: str, **style: object) -> dict:
+    """A label above the plot at x (where a vertical line is drawn)."""
+    return {"x": x, "y": 1, "yref": "paper", "text": text, "showarrow": False,
+            "yanchor": "bottom", **style}  # fmt: skip
 
 
 def rectangles_path(boxes: list[tuple[float, float, float, float]]) -> str:

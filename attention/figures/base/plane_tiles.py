@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention.figures.grid import TITLE_LINE_PX, rectangles_path
-from attention.figures.palette import FONT_SIZE
+from attention.figures.base.grid import TITLE_LINE_PX, rectangles_path
+from attention.figures.base.palette import FONT_SIZE
 
 TILE_GAP = 0.12  # between two tiles of a row, per tile width
 INNER = 0.88  # the points' bounding box fills this share of the tile's longer side

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 
-from attention.figures.theme import is_axis, layout_name
+from attention.figures.base.theme import is_axis, layout_name
 
 # Character widths in font sizes, a little over Source Sans' (lowercase about 0.48 em).
 NARROW, WIDE, CAPITAL, OTHER, NON_LATIN = 0.32, 0.88, 0.66, 0.52, 1.0

@@ -1,0 +1,172 @@
+"""The lesson's figures: the lecture's picture with nothing projected, and any figure
+made ready for a slide (a caption inside the image, fonts scaled for a projector)."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from attention.core.engine import AttentionTrace
+from attention.figures.base.checks import check_shape
+from attention.figures.base.grid import (
+    figure,
+    grid,
+)
+from attention.figures.base.palette import (
+    FONT_SIZE,
+    KEY_SYMBOL,
+    OUTPUT_SYMBOL,
+    QUERY_SYMBOL,
+    TOKEN_COLOR,
+    VALUE_SYMBOL,
+    head_color,
+)
+from attention.figures.base.points import (
+    marked_point,
+    points_trace,
+    weighted_points_trace,
+)
+from attention.figures.base.segments import weighted_segments
+from attention.figures.base.text import safe_label
+
+
+def lecture_figure(
+    tokens: list[str], x: np.ndarray, trace: AttentionTrace, query: int
+) -> go.Figure:
+    """The lecture's picture with nothing projected: 2-D tokens, then per head its queries
+    (●) and keys (◇) as the engine computes them, the query token's lines to the keys as
+    wide as its weights, and beside them the head's values (■) with the query's output
+    (★), the weighted sum of the values. Every coordinate is the model's own."""
+    check_shape("x", x, (len(tokens), 2))
+    check_shape("trace.weights", trace.weights, (None, len(tokens), len(tokens)))
+    labels = [safe_label(t) for t in tokens]
+    heads = trace.q.shape[0]
+    titles = ["tokens (2-D)"]
+    for h in range(heads):
+        titles += [f"head {h + 1}: query ●, keys ◇", f"head {h + 1}: values ■, ★"]
+    colors = [None] + [head_color(h) for h in range(heads) for _ in range(2)]
+    panels, layout = grid(len(titles), 3, titles, colors, h_gap=0.05, equal_aspect=True)
+    data = [
+        panels[0].place(
+            points_trace(
+                np.asarray(x),
+                mode="markers+text",
+                text=labels,
+                textposition="top center",
+                marker={"size": 11, "color": TOKEN_COLOR},
+                hovertemplate="%{text}: (%{x:.2f}, %{y:.2f})<extra></extra>",
+                showlegend=False,
+            )
+        )
+    ]
+    for h in range(heads):
+        color, w = head_color(h), trace.weights[h, query]
+        keys_panel, values_panel = panels[1 + 2 * h], panels[2 + 2 * h]
+        q, k, v = trace.q[h], trace.k[h], trace.v[h]
+        star = trace.heads[h, query]
+        named = set(np.argsort(-w)[:2].tolist())
+        traces = weighted_segments(np.repeat(q[query][None], len(tokens), 0), k, w, color, "")
+        traces += [
+            weighted_points_trace(
+                k,
+                labels,
+                w,
+                [h],
+                [set(range(len(tokens)))],
+                "key; weight from the query",
+                {"symbol": KEY_SYMBOL, "size": 11, "line": {"width": 2}},
+                "keys",
+            ),
+            marked_point(q[query], QUERY_SYMBOL, 15, color, f"query of {labels[query]}",
+                    labels[query]),
+        ]  # fmt: skip
+        data += [keys_panel.place(t) for t in traces]
+        traces = weighted_segments(np.repeat(star[None], len(tokens), 0), v, w, color, "")
+        traces += [
+            weighted_points_trace(
+                v,
+                labels,
+                w,
+                [h],
+                [named],
+                "value; its weight in the output",
+                {"symbol": VALUE_SYMBOL, "size": 10},
+                "values",
+                alpha=0.7,
+            ),
+            marked_point(
+                star, OUTPUT_SYMBOL, 22, color, f"output of head {h + 1} for {labels[query]}"
+            ),
+        ]
+        data += [values_panel.place(t) for t in traces]
+    for panel in panels:
+        layout[panel.xaxis].update(zeroline=False, showgrid=True, gridcolor="#EEEEEE")
+        layout[panel.yaxis].update(zeroline=False, showgrid=True, gridcolor="#EEEEEE")
+    layout.update(
+        height=2 * 360 + 60,
+        font={"size": FONT_SIZE},
+        plot_bgcolor="white",
+        showlegend=False,
+        margin={"l": 10, "r": 10, "t": 60, "b": 10},
+    )
+    return figure(data, layout)
+
+
+_FONT_KEYS = {"font", "tickfont", "textfont", "insidetextfont", "outsidetextfont"}
+
+
+PLOTLY_DEFAULT_FONT = 12
+
+
+def _scaled(node: object, factor: float, under_font: bool = False) -> object:
+    """A copy of a figure dict with every font size multiplied by `factor`."""
+    if isinstance(node, dict):
+        return {
+            key: (
+                round(value * factor, 1)
+                if under_font and key == "size" and isinstance(value, int | float)
+                else _scaled(value, factor, key in _FONT_KEYS)
+            )
+            for key, value in node.items()
+        }
+    if isinstance(node, list):
+        return [_scaled(item, factor) for item in node]
+    return node
+
+
+def for_slides(
+    fig: go.Figure, caption: list[str], font_scale: float = 1.0, fill_height: bool = False
+) -> go.Figure:
+    """`fig` with the `caption` lines written small inside it (escaped: they hold the
+    user's sentence) — under the figure's title when it has one, else along its bottom edge —,
+    fonts × `font_scale`, and with `fill_height` no fixed height (the page's container
+    decides it)."""
+    spec = fig.to_dict()
+    layout = dict(spec.get("layout", {}))  # the figure's own dicts stay as they were
+    layout["font"] = {"size": PLOTLY_DEFAULT_FONT, **layout.get("font", {})}
+    spec["layout"] = layout
+    if font_scale != 1.0:
+        spec = _scaled(spec, font_scale)
+        layout = spec["layout"]
+    text = "<br>".join(safe_label(line, 120) for line in caption)
+    note = {"text": text, "font": {"size": 11, "color": "#666666"}}
+    title = layout.get("title", {})
+    if title.get("text"):  # keep the figure's title; the caption goes under it, clear
+        layout["title"] = {**title, "subtitle": note}  # of labels above the top points
+        margin = layout.get("margin", {})
+        layout["margin"] = {**margin, "t": margin.get("t", 80) + 14 * (len(caption) + 1)}
+    else:  # the caption as a title along the bottom edge, kept clear of the axes
+        layout["title"] = {
+            **note,
+            "xref": "container",
+            "yref": "container",
+            "x": 0.01,
+            "xanchor": "left",
+            "y": 0.005,
+            "yanchor": "bottom",
+            "automargin": True,
+        }
+    if fill_height:
+        layout.pop("height", None)
+        layout["autosize"] = True
+    return figure(spec.get("data", []), layout, spec.get("frames"))

@@ -1,0 +1,134 @@
+""" "Why several heads?": the "heads slice the embedding" misconception: W_Q as it is
+beside the block-diagonal matrix slicing would mean, and how much of W_Q each head keeps
+in its own slice."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import plotly.graph_objects as go
+
+from attention.experiments.slicing import sliced, stacked
+from attention.figures.base.checks import check_shape
+from attention.figures.base.grid import (
+    PAGE_TITLE_CHARS,
+    figure,
+    framed_layout,
+    grid,
+    horizontal_line,
+    line_label,
+    titles_margin,
+    vertical_line,
+)
+from attention.figures.base.palette import (
+    FONT_SIZE,
+    head_color,
+    signed_axis,
+)
+
+
+def slice_share_chart(shares: Mapping[str, np.ndarray]) -> go.Figure:
+    """Per head, for each named W_Q, the share of its squared weights in its own slice's
+    rows ((h,) each, attention.experiments.slicing.own_slice_share). Slicing would make
+    it 100 %; reading every coordinate evenly gives 1/h."""
+    for name, share in shares.items():
+        check_shape(f"shares of {name}", share, (None,))
+    panels, layout = grid(len(shares), len(shares), list(shares), h_gap=0.2 / len(shares))
+    data, shapes = [], []
+    for panel, own_share in zip(panels, shares.values(), strict=True):
+        share = np.asarray(own_share) * 100
+        n_heads = len(share)
+        data.append(
+            panel.place(
+                {
+                    "type": "bar",
+                    "x": [f"head {h + 1}" for h in range(n_heads)],
+                    "y": share,
+                    "marker": {"color": [head_color(h) for h in range(n_heads)]},
+                    "hovertemplate": "%{x}: %{y:.1f} % of its weight in its own slice"
+                    "<extra></extra>",
+                    "showlegend": False,
+                }
+            )
+        )
+        even = 100 / n_heads
+        for y, dash, text in ((even, "dash", f"1/h = {even:.0f} %: reads evenly"),
+                              (100, "dot", "100 %: slicing")):  # fmt: skip
+            shapes.append(horizontal_line(y, {"dash": dash, "color": "#444444"}, panel))
+            layout["annotations"].append(line_label(y, text, panel))
+        layout[panel.xaxis]["type"] = "category"
+        if panel.index:  # every panel shares the first one's percentage axis
+            layout[panel.yaxis].update(matches="y", showticklabels=False)
+    layout["yaxis"].update(title={"text": "% of W_Q weight in own slice"}, range=[0, 110])
+    layout["shapes"] = shapes
+    return figure(data, framed_layout(layout, 360))
+
+
+def slicing_figure(w_q: np.ndarray, title_chars: int = PAGE_TITLE_CHARS) -> go.Figure:
+    """W_Q (h, d_model, d_head) as one d_model × h·d_head matrix, each head's column block
+    under a bar of its colour (left), beside the block-diagonal matrix slicing would mean;
+    `title_chars` as in grid.grid."""
+    n_heads, d_model, d_head = w_q.shape
+    whole, cut = stacked(w_q), stacked(sliced(w_q))
+    custom = np.broadcast_to(np.arange(n_heads * d_head) // d_head + 1, whole.shape)
+    titles = [
+        "W_Q as it is: every head reads every coordinate",
+        "If heads sliced the embedding (not what happens)",
+    ]
+    panels, layout = grid(2, 2, titles, h_gap=0.08, title_chars=title_chars)
+    margin = titles_margin(layout)
+    data, shapes, notes = [], [], []
+    for panel, matrix in zip(panels, (whole, cut), strict=True):
+        data.append(
+            panel.place(
+                {
+                    "type": "heatmap",
+                    "z": np.round(matrix, 3),
+                    "customdata": custom,
+                    "coloraxis": "coloraxis",
+                    "hovertemplate": "input coordinate %{y}<br>head %{customdata}, column %{x}"
+                    "<br>weight %{z:.3f}<extra></extra>",
+                }
+            )
+        )
+        for h in range(n_heads):
+            x0, x1 = h * d_head - 0.5, (h + 1) * d_head - 0.5
+            shapes.append(
+                {
+                    "type": "rect",
+                    "x0": x0,
+                    "x1": x1,
+                    "y0": -0.5 - d_model * 0.06,
+                    "y1": -0.5,
+                    "fillcolor": head_color(h),
+                    "line": {"width": 0},
+                    "xref": panel.x,
+                    "yref": panel.y,
+                }
+            )
+            notes.append(
+                {
+                    "x": (x0 + x1) / 2,
+                    "y": -0.5 - d_model * 0.03,
+                    "text": f"head {h + 1}" if n_heads <= 8 else str(h + 1),
+                    "showarrow": False,
+                    "font": {"color": "white", "size": FONT_SIZE - 3},
+                    "xref": panel.x,
+                    "yref": panel.y,
+                }
+            )
+            if h:
+                shapes.append(vertical_line(x0, {"color": "#333333", "width": 1}, panel))
+        layout[panel.xaxis].update(
+            title={"text": "column of W_Q"},  # short: two fit in half a page
+            showgrid=False,
+        )
+        layout[panel.yaxis].update(autorange="reversed", showgrid=False)
+    layout[panels[0].yaxis]["title"] = {"text": "input coordinate"}
+    # The same rows on the right: numbered once, left (at 1024 px the right panel's
+    # numbers ran into the left panel).
+    layout[panels[1].yaxis]["showticklabels"] = False
+    layout["annotations"] += notes
+    layout.update(shapes=shapes, coloraxis=signed_axis(whole, title="weight"))
+    return figure(data, framed_layout(layout, min(720, 260 + 6 * d_model), margin))
