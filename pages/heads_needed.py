@@ -22,8 +22,8 @@ from attention.analysis.rollout import attention_rollout
 from attention.figures.curves import pruning_figure
 from attention.figures.heatmaps import importance_figure, rollout_figure, switches_figure
 from ui import head_switches as hn
-from ui.background import run_with_progress
 from ui.charts import show_chart
+from ui.jobs import run_with_progress
 from ui.markdown import literal
 from ui.real_model import model_or_stop, run_real
 from ui.sidebar import scenario_sidebar
