@@ -60,7 +60,13 @@ def test_two_sessions_asking_the_same_job_compute_it_once():
     for session in sessions:
         session.join(WAIT)
     assert results == [30, 30] and compute.calls == 1
-    assert runner.result("importance", compute, 3) == 30 and compute.calls == 1  # kept
+
+
+def test_a_job_that_finished_while_nobody_polled_is_handed_to_the_next_request():
+    runner, compute = JobRunner(max_workers=1), Gated()
+    compute.release.set()
+    finish(runner.submit("pruning", compute, 2))  # its page was rerun meanwhile
+    assert runner.result("pruning", compute, 2) == 20 and compute.calls == 1
 
 
 def test_asking_again_while_it_runs_attaches_instead_of_restarting():

@@ -7,8 +7,9 @@ thread of its own, but its work waits for one of `max_workers` slots, first come
 served; a function marked `@computation` takes its slot only when its body runs, so a
 cached function's cache hit returns without queueing behind long jobs. A job records its
 last progress event and its state; a job nobody has polled for `grace_seconds` is
-cancelled at its next progress report (or while it waits for a slot), and a finished
-job is forgotten once nobody has polled it for that long.
+cancelled at its next progress report (or while it waits for a slot). A finished job is
+kept until a poller sees it finished (so a rerun that missed the end still gets it), or
+until nobody has polled it for that long; later requests then find the function's cache.
 """
 
 from __future__ import annotations
@@ -133,6 +134,8 @@ class JobRunner:
         """The job's state now; polling also tells the runner someone still waits for it."""
         with self._lock:
             job.last_polled = self.clock()
+            if job.state in FINISHED and self._jobs.get(job.key) is job:
+                del self._jobs[job.key]  # read now; a later request finds the function's cache
             ahead = self._waiting.index(job) if job.state is JobState.QUEUED else None
             return JobView(job.state, job.event, job.events, ahead)
 
@@ -140,8 +143,8 @@ class JobRunner:
         """Submit (or attach to) the job and block until it is finished, polling it so
         it is not cancelled; its error is raised here."""
         job = self.submit(key, function, *args)
-        while not job.finished.wait(min(1.0, self.grace_seconds / 4)):
-            self.poll(job)
+        while self.poll(job).state not in FINISHED:
+            job.finished.wait(min(1.0, self.grace_seconds / 4))
         return job.outcome()
 
     def abandoned(self, job: Job) -> bool:
@@ -187,8 +190,7 @@ class JobRunner:
             job.state = JobState.RUNNING
 
     def _forget_stale(self) -> None:
-        """Drop finished jobs nobody has polled for the grace period (their results stay
-        in the functions' own caches)."""
+        """Drop finished jobs nobody has polled for the grace period."""
         for key, job in list(self._jobs.items()):
             if job.state in FINISHED and self.abandoned(job):
                 del self._jobs[key]

@@ -60,8 +60,8 @@ def queue_caption(ahead: int) -> str:
 
 
 def run_with_progress(function: Callable[..., T], *args: object, on_progress: OnProgress) -> T:
-    """`function(*args, _progress=...)` (a cached function) as a shared job: every new
-    event it reports (the callback's arguments, e.g. done and total) reaches
+    """`function(*args, _progress=...)` (a cached function) as a shared job: while it
+    runs, its latest new event (the callback's arguments, e.g. done and total) reaches
     `on_progress` in the calling (script) thread; returns its result or raises its error."""
     jobs = runner()
     job = jobs.submit(key_of(function, args), function, *args)
@@ -69,12 +69,12 @@ def run_with_progress(function: Callable[..., T], *args: object, on_progress: On
     seen = 0
     while True:
         view = jobs.poll(job)
+        if view.state in FINISHED:  # progress only while it runs: a cache hit draws none
+            waiting.empty()
+            return job.outcome()
         if view.event is not None and view.events != seen:
             seen = view.events
             on_progress(*view.event)
-        if view.state in FINISHED:
-            waiting.empty()
-            return job.outcome()
         if view.ahead is None:
             waiting.empty()
         else:
