@@ -94,7 +94,7 @@ def computation(function: Callable[P, R]) -> Callable[P, R]:
     def in_a_slot(*args: P.args, **kwargs: P.kwargs) -> R:
         job: Job | None = getattr(_current, "job", None)
         if job is not None and not job.holds_slot:  # not yet: one computation calls another
-            job._runner._take_slot(job)
+            job._runner.take_slot(job)
         return function(*args, **kwargs)
 
     return in_a_slot
@@ -172,7 +172,7 @@ class JobRunner:
                 del self._jobs[job.key]
         job.finished.set()
 
-    def _take_slot(self, job: Job) -> None:
+    def take_slot(self, job: Job) -> None:
         """Wait (queued, first come first served) until a slot is free, then hold it."""
         with self._lock:
             job.state = JobState.QUEUED
