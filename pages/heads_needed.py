@@ -28,8 +28,8 @@ from attention.teaching.narration.heads_off import (
     rollout_sentence,
 )
 from ui import head_switches as hn
-from ui.background import run_with_progress
 from ui.charts import show_chart
+from ui.jobs import run_with_progress
 from ui.markdown import literal
 from ui.real_model import model_or_stop, run_real
 from ui.sidebar import scenario_sidebar

@@ -1,7 +1,8 @@
 """State and cached computation of the "Do we need all these heads?" page: which heads
 are switched off (one string, kept in the session and in the URL as `heads_off`), and
 the cached results per mask: the sentence's cosine, the paraphrase accuracy, head
-importance, and the pruning curves (one per server)."""
+importance, and the pruning curves (one per server). The long ones are run as shared
+jobs by ui.jobs; `@computation` makes a cache miss wait for a free worker, not a hit."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from attention.analysis.heads_off import embedding_cosine, masked_accuracy
 from attention.analysis.paraphrase import ParaphraseTask, load_paraphrase_task
 from attention.analysis.pruning import PruningCurve, prune_by_importance, prune_in_random_order
 from ui.cache_policy import PER_USER_TTL
+from ui.job_runner import computation
 from ui.markdown import literal
 from ui.real_model import pretrained_model
 
@@ -113,6 +115,7 @@ def sentence_cosine(text: str, heads_off: str) -> float:
 
 
 @st.cache_data(max_entries=256, ttl=PER_USER_TTL, show_spinner=False)
+@computation
 def task_accuracy(heads_off: str, _progress: Progress = None) -> float:
     """The paraphrase task's accuracy under a mask."""
     mask = parse_heads_off(heads_off, *shape())
@@ -120,6 +123,7 @@ def task_accuracy(heads_off: str, _progress: Progress = None) -> float:
 
 
 @st.cache_data(max_entries=64, ttl=PER_USER_TTL, show_spinner=False)
+@computation
 def importance(score: str, text: str, heads_off: str, _progress: Progress = None) -> np.ndarray:
     """(layers, heads) importance on top of a mask, by "cosine" on `text` or by
     "accuracy" on the paraphrase task (then `text` is not read: pass "")."""
@@ -129,6 +133,7 @@ def importance(score: str, text: str, heads_off: str, _progress: Progress = None
 
 
 @st.cache_data(max_entries=2, ttl=PER_USER_TTL, show_spinner=False)
+@computation
 def pruning_curves(
     rescore_every: int, seeds: tuple[int, ...], measure_every: int, _progress: Progress = None
 ) -> tuple[PruningCurve, list[PruningCurve]]:

@@ -1,8 +1,9 @@
 """Cached experiments of the "Why several heads?" page, and training with live progress.
 
 Results are cached with st.cache_data per settings and seed. Training runs the cached
-function in a worker thread (ui.background): the script thread turns its progress events
-into a progress bar and live loss curves, and a cache hit returns at once.
+function as a shared job (ui.jobs): the script thread turns its progress events into a
+progress bar and live loss curves, a rerun attaches to the same job, and a cache hit
+returns at once.
 """
 
 from __future__ import annotations
@@ -21,10 +22,14 @@ from attention.experiments.training.train import (
     compare_variants,
 )
 from attention.experiments.two_targets import TwoTargetResult, fit_two_targets
-from ui.background import run_with_progress
+from ui import jobs
 from ui.cache_policy import PER_USER_TTL
+from ui.job_runner import computation
 
 OnProgress = Callable[[str, int, np.ndarray], None]  # variant label, steps done, losses
+# A job keeps only its last event, so each carries every variant's losses so far:
+# (label being trained, its steps done, label → losses) lets a rerun redraw every curve.
+JobProgress = Callable[[str, int, dict[str, np.ndarray]], None]
 
 
 @st.cache_data(max_entries=64, ttl=PER_USER_TTL, show_spinner=False)
@@ -40,13 +45,17 @@ def rank_limit(target: np.ndarray, d_model: int, penalty: float, seed: int) -> R
 
 
 @st.cache_data(max_entries=32, ttl=PER_USER_TTL, show_spinner=False)
+@computation
 def _comparison(
     settings: tuple[tuple[str, object], ...],
     seed: int,
-    _progress: OnProgress | None = None,
+    _progress: JobProgress | None = None,
 ) -> Comparison:
+    so_far: dict[str, np.ndarray] = {}
+
     def report(variant: Variant, done: int, losses: np.ndarray) -> None:
-        _progress(variant.label, done, losses.copy())  # the worker keeps filling `losses`
+        so_far[variant.label] = losses.copy()  # the worker keeps filling `losses`
+        _progress(variant.label, done, dict(so_far))
 
     return compare_variants(
         TrainingConfig(**dict(settings)), seed, report if _progress is not None else None
@@ -60,7 +69,17 @@ def settings_of(config: TrainingConfig) -> tuple[tuple[str, object], ...]:
 
 def train(config: TrainingConfig, seed: int, on_progress: OnProgress | None = None) -> Comparison:
     """The four variants trained from `seed` (cached); `on_progress(label, done, losses)`
-    is called in the script thread while a run that was not cached trains."""
-    return run_with_progress(
-        _comparison, settings_of(config), seed, on_progress=on_progress or (lambda *_: None)
-    )
+    is called in the script thread while a run that was not cached trains, once per
+    variant whose curve grew (all of them when a rerun attaches to a running job).
+    Without `on_progress` nothing is drawn (safe inside another cached function)."""
+    if on_progress is None:
+        return jobs.result(_comparison, settings_of(config), seed)
+    shown: dict[str, int] = {}  # label → steps of its curve already handed on
+
+    def replay(label: str, done: int, so_far: dict[str, np.ndarray]) -> None:
+        for name, losses in so_far.items():
+            if shown.get(name) != len(losses):
+                shown[name] = len(losses)
+                on_progress(name, done if name == label else len(losses), losses)
+
+    return jobs.run_with_progress(_comparison, settings_of(config), seed, on_progress=replay)
