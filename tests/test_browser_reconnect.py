@@ -3,8 +3,9 @@
 When the server restarts (or a worker dies and nginx sends the browser to another), the
 frontend reconnects to a NEW session; the first move after that reaches a session that
 has never read the address bar. The sidebar must take the values the browser sent, not
-reload the address bar over them. This goes through Streamlit internals the sidebar has
-to read (ui.sidebar.browser_widget_keys), so it fails when they change."""
+reload the address bar over them. The sidebar's widgets are bound with the public
+`bind="query-params"`, under which Streamlit puts the values a browser sends before the
+address bar; this is the gate that it keeps doing so, and that a move reaches the URL."""
 
 from __future__ import annotations
 
