@@ -164,12 +164,7 @@ def _write_url(scenario: Scenario) -> None:
     """Put the labelled fields' non-default values in the URL (the bound widgets write
     their own), leaving other parameters alone."""
     for name in WRITTEN_HERE:
-        shown = url_params.to_url(name, getattr(scenario, name))
-        if shown is None:
-            if name in st.query_params:
-                del st.query_params[name]
-        elif st.query_params.get(name) != shown:
-            st.query_params[name] = shown
+        url_params.write(st.query_params, name, getattr(scenario, name))
 
 
 def _knobs(text_only: bool) -> None:

@@ -7,7 +7,7 @@ Pure Python (no Streamlit): unit-tested directly."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 
 from attention.analysis.head_masks import parse_heads_off
@@ -45,6 +45,7 @@ class Param:
     parse: Callable[[str], object]
     allowed: str
     widget: dict = field(default_factory=dict)
+    fallback: str = ""  # what the page does instead, when not "using the default, …"
 
     def read(self, raw: str) -> tuple[object, str | None]:
         """The link's value, or the default and a notice saying why."""
@@ -52,9 +53,9 @@ class Param:
             return self.parse(raw), None
         except (ValueError, OverflowError):
             shown = raw if len(raw) <= 40 else raw[:40] + "…"
+            fallback = self.fallback or f"using the default, {self.default!r}"
             return self.default, (
-                f"The link's {self.name}={shown!r} is not valid ({self.allowed}); "
-                f"using the default, {self.default!r}."
+                f"The link's {self.name}={shown!r} is not valid ({self.allowed}); {fallback}."
             )
 
 
@@ -84,8 +85,9 @@ def number(name: str, default: float, low: float, high: float, step: float) -> P
     return Param(name, default, parse, f"a number from {low} to {high}", bounds)
 
 
-def choice(name: str, default: object, options: tuple, key: str = "options") -> Param:
-    """One of `options`, written in the link as str(option)."""
+def choice(name: str, default: object, options: tuple) -> Param:
+    """One of `options`, written in the link as str(option); its widget arguments are a
+    select slider's (options and value)."""
 
     def parse(raw: str) -> object:
         for option in options:
@@ -94,7 +96,7 @@ def choice(name: str, default: object, options: tuple, key: str = "options") -> 
         raise ValueError
 
     allowed = "one of " + ", ".join(map(str, options))
-    return Param(name, default, parse, allowed, {key: list(options)})
+    return Param(name, default, parse, allowed, {"options": list(options), "value": default})
 
 
 def flag(name: str, default: bool) -> Param:
@@ -154,9 +156,21 @@ ROWS = (
         "focus", 1, whole("focus", 1, 0, MAX_FOCUS).parse, f"a token position from 0 to {MAX_FOCUS}"
     ),
     # the Lesson (ui/lesson.py) and the heads page (ui/head_switches.py)
-    Param("step", 1, whole("step", 1, 1, _step_count()).parse, f"a step from 1 to {_step_count()}"),
+    Param(
+        "step",
+        1,
+        whole("step", 1, 1, _step_count()).parse,
+        f"a step from 1 to {_step_count()}",
+        fallback="starting at step 1",
+    ),
     flag("present", False),
-    Param("heads_off", "", _heads_off, "layer.head pairs such as 1.3,2.5 of MiniLM's 6 × 12 heads"),
+    Param(
+        "heads_off",
+        "",
+        _heads_off,
+        "layer.head pairs such as 1.3,2.5 of MiniLM's 6 × 12 heads",
+        fallback="every head is on",
+    ),
     # page widgets bound with bind="query-params"
     choice("hs_stage", "before", ("before", *(f"head {h}" for h in range(1, MAX_HEADS + 1)))),
     choice(
@@ -226,3 +240,14 @@ def to_url(name: str, value: object) -> str | None:
     if value == TABLE[name].default:
         return None
     return str(int(value)) if isinstance(value, bool) else str(value)
+
+
+def write(query: MutableMapping[str, str], name: str, value: object) -> None:
+    """Put a value written by hand (not by a bound widget) into the URL's parameters,
+    `st.query_params`: a default leaves the link, an unchanged value is not rewritten."""
+    shown = to_url(name, value)
+    if shown is None:
+        if name in query:
+            del query[name]
+    elif query.get(name) != shown:
+        query[name] = shown
