@@ -3,8 +3,9 @@
 When the server restarts (or a worker dies and nginx sends the browser to another), the
 frontend reconnects to a NEW session; the first move after that reaches a session that
 has never read the address bar. The sidebar must take the values the browser sent, not
-reload the address bar over them. This goes through Streamlit internals the sidebar has
-to read (ui.sidebar.browser_widget_keys), so it fails when they change."""
+reload the address bar over them. The sidebar's widgets are bound with the public
+`bind="query-params"`, under which Streamlit puts the values a browser sends before the
+address bar; this is the gate that it keeps doing so, and that a move reaches the URL."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import time
 from harness.browser import free_port, start_app, wait_until_drawn
 
 HEADS = 'input[type="range"][aria-label="Heads"]'
+SEVENTH_HEAD_DRAWN = """[...document.querySelectorAll(
+    '[data-testid="stPlotlyChart"] .annotation-text')].some((e) => e.textContent === 'head 7')"""
 
 
 def _stop(proc) -> None:
@@ -33,6 +36,8 @@ def test_first_move_after_a_server_restart_is_kept(page):
         page.locator(HEADS).focus()
         page.keyboard.press("ArrowRight")
         page.wait_for_function("location.search.includes('heads=7')", timeout=30_000)
+        # a bound widget's frontend writes the URL at once, before the rerun draws
+        page.wait_for_function(SEVENTH_HEAD_DRAWN, timeout=30_000)
         wait_until_drawn(page, min_charts=4)
         assert page.locator(HEADS).input_value() == "7"
         titles = page.locator('[data-testid="stPlotlyChart"] .annotation-text').all_text_contents()

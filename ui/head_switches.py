@@ -17,9 +17,9 @@ from attention.analysis.head_masks import format_heads_off, layer_off, only_head
 from attention.analysis.heads_off import embedding_cosine, masked_accuracy
 from attention.analysis.paraphrase import ParaphraseTask, load_paraphrase_task
 from attention.analysis.pruning import PruningCurve, prune_by_importance, prune_in_random_order
+from ui import url_params
 from ui.cache_policy import PER_USER_TTL
 from ui.job_runner import computation
-from ui.markdown import literal
 from ui.real_model import pretrained_model
 
 URL_KEY = "heads_off"
@@ -45,17 +45,10 @@ def current_mask() -> np.ndarray:
     """The (layers, heads) mask of the heads switched on in this session; on a session's
     first run it comes from the URL (junk: every head on, and a notice to show)."""
     if _STATE not in st.session_state:
-        raw = st.query_params.get(URL_KEY, "")
-        try:
-            parse_heads_off(raw, *shape())
-        except ValueError as error:
-            shown = raw if len(raw) <= 30 else raw[:30] + "…"
-            st.session_state[_URL_NOTICE] = (
-                f"The link's `{URL_KEY}` value {literal(repr(shown))} does not name heads "
-                f"({literal(str(error))}): every head is on."
-            )
-            raw = ""
-        st.session_state[_STATE] = raw
+        values, notices = url_params.read(st.query_params.to_dict(), (URL_KEY,))
+        if notices:
+            st.session_state[_URL_NOTICE] = " ".join(notices)
+        st.session_state[_STATE] = values.get(URL_KEY, url_params.row(URL_KEY).default)
     return parse_heads_off(st.session_state[_STATE], *shape())
 
 
@@ -100,12 +93,7 @@ def reset() -> None:
 
 def write_url(mask: np.ndarray) -> None:
     """The switched-off heads into the URL; no parameter when every head is on."""
-    text = format_heads_off(mask)
-    if text:
-        if st.query_params.get(URL_KEY) != text:
-            st.query_params[URL_KEY] = text
-    elif URL_KEY in st.query_params:
-        del st.query_params[URL_KEY]
+    url_params.write(st.query_params, URL_KEY, format_heads_off(mask))
 
 
 @st.cache_data(max_entries=256, ttl=PER_USER_TTL, show_spinner=False)

@@ -18,6 +18,7 @@ from attention.figures.lesson import for_slides
 from attention.teaching.lesson.content import StepText, fill, lesson_text
 from attention.teaching.lesson.export import ExportedStep, lesson_html
 from attention.teaching.lesson.steps import StepView
+from ui import url_params
 from ui.charts import show_chart
 from ui.markdown import literal
 from ui.scenario import Scenario
@@ -55,35 +56,22 @@ def step_count() -> int:
 
 
 def read_step_from_url() -> None:
-    """Once per session: the URL's step (1-based) into the session, junk → step 1 with
-    a notice; presenter mode likewise."""
+    """Once per session: the URL's step (1-based) and presenter mode into the session,
+    read and worded through the URL table (junk step → step 1 with a notice)."""
     if STEP_KEY in st.session_state:
         return
-    raw = st.query_params.get("step", "1")
-    n = step_count()
-    try:
-        step = int(raw)
-        if not 1 <= step <= n:
-            raise ValueError
-    except ValueError:
-        shown = raw if len(raw) <= 20 else raw[:20] + "…"
-        st.session_state[_URL_NOTICE] = (
-            f"The link's step={shown!r} is not a step of this lesson (1 to {n}): "
-            "starting at step 1."
-        )
-        step = 1
-    st.session_state[STEP_KEY] = step
-    st.session_state[PRESENT_KEY] = st.query_params.get(PRESENT_KEY) == "1"
+    values, notices = url_params.read(st.query_params.to_dict(), ("step", PRESENT_KEY))
+    if notices:
+        st.session_state[_URL_NOTICE] = " ".join(notices)
+    st.session_state[STEP_KEY] = values.get("step", url_params.row("step").default)
+    st.session_state[PRESENT_KEY] = values.get(PRESENT_KEY, url_params.row(PRESENT_KEY).default)
 
 
 def write_url(step: int, present: bool) -> None:
-    """The step and presenter mode into the URL (the scenario is written by the sidebar)."""
-    if st.query_params.get("step") != str(step):
-        st.query_params["step"] = str(step)
-    if present:
-        st.query_params[PRESENT_KEY] = "1"
-    elif PRESENT_KEY in st.query_params:
-        del st.query_params[PRESENT_KEY]
+    """The step and presenter mode into the URL (the scenario is written by the sidebar);
+    a default stays out, as the URL table says."""
+    url_params.write(st.query_params, "step", step)
+    url_params.write(st.query_params, PRESENT_KEY, present)
 
 
 def url_notice() -> str | None:

@@ -6,24 +6,19 @@ Pure Python (no Streamlit), so it is unit-tested directly."""
 from __future__ import annotations
 
 import dataclasses
-import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from attention.teaching.sentences import DEFAULT_TEXT
-
-MAX_TEXT_CHARS = 5000
-D_MODEL_CHOICES = (2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384)
-MAX_HEADS = 16
-MAX_SEED = 99_999
-MAX_FOCUS = 511  # a focus past the last token falls back to the last token
-TEMPERATURE_RANGE = (0.1, 5.0)
-SOURCES = {
-    "toy": "Toy: random weights",
-    "real": "Real: a MiniLM layer",
-    "trained": "Trained: the small model of page 3",
-}
-MAX_LAYER = 48  # a URL bound only: the sidebar clamps to the loaded model's layer count
+from ui import url_params
+from ui.url_params import (  # noqa: F401  (re-exported for the sidebar and pages)
+    D_MODEL_CHOICES,
+    MAX_HEADS,
+    MAX_SEED,
+    MAX_TEXT_CHARS,
+    SOURCES,
+    TEMPERATURE_RANGE,
+)
 
 
 @dataclass(frozen=True)
@@ -79,6 +74,7 @@ class Scenario:
 
 
 DEFAULTS = Scenario()
+SCENARIO_NAMES = tuple(f.name for f in dataclasses.fields(Scenario))  # URL parameter names
 _COMPUTED_FROM = {
     "toy": {"text", "d_model", "heads", "d_head", "full", "seed", "positions"},
     "real": {"text", "layer"},
@@ -86,96 +82,10 @@ _COMPUTED_FROM = {
 }
 
 
-def _int_in(low: int, high: int) -> Callable[[str], int]:
-    def parse(raw: str) -> int:
-        value = int(raw)
-        if not low <= value <= high:
-            raise ValueError
-        return value
-
-    return parse
-
-
-def _choice(options: tuple) -> Callable[[str], object]:
-    def parse(raw: str) -> object:
-        for option in options:
-            if str(option) == raw:
-                return option
-        raise ValueError
-
-    return parse
-
-
-def _bool(raw: str) -> bool:
-    if raw in ("1", "true"):
-        return True
-    if raw in ("0", "false"):
-        return False
-    raise ValueError
-
-
-def _temperature(raw: str) -> float:
-    value = round(float(raw), 2)
-    low, high = TEMPERATURE_RANGE
-    if not (math.isfinite(value) and low <= value <= high):
-        raise ValueError
-    return value
-
-
-def _text(raw: str) -> str:
-    if not raw.strip() or len(raw) > MAX_TEXT_CHARS:
-        raise ValueError
-    return raw
-
-
-PARSERS: dict[str, Callable[[str], object]] = {
-    "text": _text,
-    "source": _choice(tuple(SOURCES)),
-    "d_model": _choice(D_MODEL_CHOICES),
-    "heads": _int_in(1, MAX_HEADS),
-    "d_head": _int_in(0, max(D_MODEL_CHOICES)),
-    "full": _bool,
-    "seed": _int_in(0, MAX_SEED),
-    "temp": _temperature,
-    "causal": _bool,
-    "positions": _bool,
-    "layer": _int_in(1, MAX_LAYER),
-    "focus": _int_in(0, MAX_FOCUS),
-}
-ALLOWED = {
-    "text": f"non-empty text of up to {MAX_TEXT_CHARS} characters",
-    "source": " or ".join(SOURCES),
-    "d_model": "one of " + ", ".join(map(str, D_MODEL_CHOICES)),
-    "heads": f"a whole number from 1 to {MAX_HEADS}",
-    "d_head": "0 (automatic) or a whole number up to d_model",
-    "full": "0 or 1",
-    "seed": f"a whole number from 0 to {MAX_SEED}",
-    "temp": f"a number from {TEMPERATURE_RANGE[0]} to {TEMPERATURE_RANGE[1]}",
-    "causal": "0 or 1",
-    "positions": "0 or 1",
-    "layer": f"a whole number from 1 to {MAX_LAYER}",
-    "focus": f"a token position from 0 to {MAX_FOCUS}",
-}
-
-
 def parse_query(params: Mapping[str, str]) -> tuple[Scenario, list[str]]:
     """Build a Scenario from URL parameters; each junk value becomes the default and
     adds a notice. Unknown parameters are ignored."""
-    values: dict[str, object] = {}
-    notices = []
-    for name, parse in PARSERS.items():
-        if name not in params:
-            continue
-        raw = params[name]
-        try:
-            values[name] = parse(raw)
-        except (ValueError, OverflowError):
-            default = getattr(DEFAULTS, name)
-            shown = raw if len(raw) <= 40 else raw[:40] + "…"
-            notices.append(
-                f"The link's {name}={shown!r} is not valid ({ALLOWED[name]}); "
-                f"using the default, {default!r}."
-            )
+    values, notices = url_params.read(params, SCENARIO_NAMES)
     scenario = Scenario(**values)
     if scenario.d_head > scenario.d_model:
         notices.append(
@@ -189,10 +99,9 @@ def parse_query(params: Mapping[str, str]) -> tuple[Scenario, list[str]]:
 def to_query(scenario: Scenario) -> dict[str, str]:
     """The URL parameters of a scenario: only the values that differ from the defaults."""
     query = {}
-    for field in dataclasses.fields(Scenario):
-        value = getattr(scenario, field.name)
-        if value != getattr(DEFAULTS, field.name):
-            query[field.name] = str(int(value)) if isinstance(value, bool) else str(value)
+    for name in SCENARIO_NAMES:
+        if (shown := url_params.to_url(name, getattr(scenario, name))) is not None:
+            query[name] = shown
     return query
 
 

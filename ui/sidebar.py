@@ -1,37 +1,33 @@
 """The shared sidebar: one function every page calls first. It draws the scenario's
 widgets, keeps them in the URL (so a link reopens the exact view) and returns the
-scenario; a page that draws the scenario's points asks for its run with `scenario_run`."""
+scenario; a page that draws the scenario's points asks for its run with `scenario_run`.
+
+The widgets whose URL form is their value are bound with Streamlit's public
+`bind="query-params"`; `persist_state="session"` keeps them across pages. A browser that
+reconnects to a new session (a restarted server, another worker) sends its widgets'
+values, which Streamlit puts before the address bar. The source and the focus show labels
+(a bound widget would write the label into the link) and the switches are 1/0 in links
+(a bound toggle reads only true/false), so these widgets start from the link's value
+and the link is written here; all read and word junk through ui.url_params."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
-from streamlit.runtime.state.common import user_key_from_element_id
 
 from attention.experiments.training.train import TrainingConfig
 from attention.models.pretrained import ModelConfig, ModelError
-from ui import data
+from ui import data, url_params
 from ui.charts import loading_plotly_meanwhile
 from ui.markdown import literal
 from ui.navigation import ensure_entry
 from ui.real_model import pretrained_model
-from ui.scenario import (
-    D_MODEL_CHOICES,
-    MAX_HEADS,
-    MAX_SEED,
-    MAX_TEXT_CHARS,
-    SOURCES,
-    TEMPERATURE_RANGE,
-    Scenario,
-    carry_focus,
-    parse_query,
-    to_query,
-)
+from ui.scenario import SCENARIO_NAMES, SOURCES, Scenario, carry_focus, parse_query
 
-FIELDS = [f.name for f in dataclasses.fields(Scenario)]
+# Written by hand: labelled widgets (a bound one writes its label into the link) and
+# switches (a bound toggle reads only true/false; the app's links say 1/0).
+WRITTEN_HERE = ("source", "focus", "full", "causal", "positions")
 _URL_READ = "_scenario_url_read"
+_JUNK = "_scenario_url_junk"  # bound fields whose link value was junk: drawn unbound once
 _NOTICES = "_scenario_notices"
 _URL_SCENARIO = "_scenario_from_url"
 _FOCUS_BASIS = "_focus_basis"  # (text, token kind, seed) the focus index last referred to
@@ -41,47 +37,57 @@ TEXT_ONLY_NOTE = (
 )
 
 
-def browser_widget_keys() -> set[str]:
-    """Keys of the widget values the browser sent with this run. Streamlit has no public
-    API for it (its element ids end in the user key; tests/test_browser_reconnect.py
-    fails when that changes)."""
-    ctx = get_script_run_ctx()
-    if ctx is None:
-        return set()
-    return {user_key_from_element_id(s.id) for s in ctx.session_state.get_widget_states()}
-
-
 def _read_url_once() -> None:
-    """On a session's first run, load the URL's scenario into the widgets' state, except
-    into widgets whose values the browser sent: a browser that reconnects to a new
-    session (a restarted server, another worker) sends what its widgets show, newer than
-    its address bar when the move that woke the socket was the first after it closed."""
+    """On a session's first run, read the link's scenario through the table: its notices,
+    the scenario itself (the value of a field whose widget is not drawn yet), and which
+    fields were junk. Nothing is written into the widgets' state, so the values a
+    reconnecting browser sends win over its address bar."""
     if st.session_state.get(_URL_READ):
         return
-    scenario, notices = parse_query(st.query_params.to_dict())
-    sent = browser_widget_keys()
-    for name in FIELDS:
-        if name not in sent:
-            st.session_state[name] = getattr(scenario, name)
+    params = st.query_params.to_dict()
+    scenario, notices = parse_query(params)
     st.session_state[_URL_SCENARIO] = scenario
     st.session_state[_NOTICES] = notices
+    st.session_state[_JUNK] = {
+        name
+        for name in SCENARIO_NAMES
+        if name in params
+        and name not in WRITTEN_HERE
+        and url_params.row(name).read(params[name])[1]
+    }
     st.session_state[_URL_READ] = True
 
 
 def _value(name: str) -> object:
-    """A scenario field's current value: its widget's, or the address bar's while a
-    widget whose value a reconnecting browser sent is not drawn yet in this run."""
+    """A scenario field's current value: its widget's, or the link's while its widget is
+    not drawn yet in this session."""
     if name in st.session_state:
         return st.session_state[name]
     return getattr(st.session_state[_URL_SCENARIO], name)
 
 
-def _keep_state_across_pages() -> None:
-    """Re-assign widget values so Streamlit keeps them when the page changes (a widget
-    a page does not draw would otherwise lose its value)."""
-    for name in FIELDS:
-        if name in st.session_state:
-            st.session_state[name] = st.session_state[name]
+def _by_hand(name: str) -> dict:
+    """Keyword arguments of a switch written to the URL here: it starts from the link's
+    value (a value a reconnecting browser sends wins) and persists across pages."""
+    return {"value": _value(name), "key": name, "persist_state": "session"}
+
+
+def _bound(name: str) -> dict:
+    """Keyword arguments of a sidebar widget bound to the URL: the table's bounds and
+    default, the binding, and session-long persistence across pages. A field whose link
+    value was junk is drawn once unbound at its default (a bound widget would clamp the
+    junk instead), with the junk taken out of the link."""
+    arguments = {**url_params.bounds(name), "key": name, "persist_state": "session"}
+    junk = st.session_state.get(_JUNK, set())
+    if name in junk:
+        junk.discard(name)
+        st.session_state[name] = getattr(st.session_state[_URL_SCENARIO], name)
+        if name in st.query_params:
+            del st.query_params[name]
+        arguments.pop("value", None)
+    else:
+        arguments["bind"] = "query-params"
+    return arguments
 
 
 def _real_config() -> ModelConfig | None:
@@ -109,9 +115,7 @@ def _real_knobs() -> None:
         st.session_state["layer"] = config.layers
     st.slider(
         "Layer",
-        1,
-        config.layers,
-        key="layer",
+        **{**_bound("layer"), "max_value": config.layers},
         help=f"Points = this layer's input; heads = its {config.heads} trained heads.",
     )
     _fixed_knobs(
@@ -123,33 +127,32 @@ def _trained_knobs() -> None:
     config = TrainingConfig()
     d_head = config.d_model // config.n_heads
     _fixed_knobs(config.d_model, config.n_heads, d_head, "Sizes of page 3's small model:")
-    st.number_input("Seed (training run)", 0, MAX_SEED, step=1, key="seed")
+    st.number_input("Seed (training run)", step=1, **_bound("seed"))
 
 
 def _toy_knobs() -> None:
     st.select_slider(
         "d_model (embedding width)",
-        D_MODEL_CHOICES,
-        key="d_model",
+        **_bound("d_model"),
         help="Width of every token vector entering attention.",
     )
-    st.slider("Heads", 1, MAX_HEADS, key="heads")
-    st.toggle("Full-size heads (d_head = d_model)", key="full")
+    st.slider("Heads", **_bound("heads"))
+    st.toggle("Full-size heads (d_head = d_model)", **_by_hand("full"))
     d_model = _value("d_model")
     if _value("d_head") > d_model:
         st.session_state["d_head"] = 0
     st.select_slider(
         "d_head (per head)",
         options=range(d_model + 1),
-        key="d_head",
+        **_bound("d_head"),
         format_func=lambda v: "auto" if v == 0 else str(v),
         disabled=_value("full"),
         help="auto = d_model / heads, rounded down when it does not divide.",
     )
-    st.number_input("Seed (random weights)", 0, MAX_SEED, step=1, key="seed")
+    st.number_input("Seed (random weights)", step=1, **_bound("seed"))
     st.toggle(
         "Add position vectors",
-        key="positions",
+        **_by_hand("positions"),
         help="Toy points = word vector + ½ · sinusoidal position vector.",
     )
 
@@ -158,15 +161,10 @@ _ENGINE_KNOBS = {"toy": _toy_knobs, "real": _real_knobs, "trained": _trained_kno
 
 
 def _write_url(scenario: Scenario) -> None:
-    """Put the scenario's non-default values in the URL, leaving other parameters (page
-    widgets bound to the URL) alone."""
-    query = to_query(scenario)
-    for name in FIELDS:
-        if name in query:
-            if st.query_params.get(name) != query[name]:
-                st.query_params[name] = query[name]
-        elif name in st.query_params:
-            del st.query_params[name]
+    """Put the labelled fields' non-default values in the URL (the bound widgets write
+    their own), leaving other parameters alone."""
+    for name in WRITTEN_HERE:
+        url_params.write(st.query_params, name, getattr(scenario, name))
 
 
 def _knobs(text_only: bool) -> None:
@@ -174,8 +172,7 @@ def _knobs(text_only: bool) -> None:
     source = _value("source")
     st.text_area(
         "Sentence",
-        key="text",
-        max_chars=MAX_TEXT_CHARS,
+        **_bound("text"),
         height=90,
         disabled=not text_only and source == "trained",
         help="The trained source shows its own task's sequence instead.",
@@ -183,22 +180,27 @@ def _knobs(text_only: bool) -> None:
     if text_only:
         st.caption(TEXT_ONLY_NOTE)
         return
-    st.radio("Points and weights", list(SOURCES), format_func=SOURCES.get, key="source")
+    st.radio(
+        "Points and weights",
+        list(SOURCES),
+        index=list(SOURCES).index(source),
+        format_func=SOURCES.get,
+        key="source",
+        persist_state="session",
+    )
     _ENGINE_KNOBS[source]()
     st.slider(
         "Temperature",
-        *TEMPERATURE_RANGE,
-        step=0.05,
-        key="temp",
+        **_bound("temp"),
         help="Scores are divided by it: below 1 sharpens, above 1 flattens.",
     )
-    st.toggle("Causal mask (no looking ahead)", key="causal")
+    st.toggle("Causal mask (no looking ahead)", **_by_hand("causal"))
     if source == "toy" and (note := _current().d_head_note()):
         st.caption(note)
 
 
 def _current() -> Scenario:
-    return Scenario(**{name: _value(name) for name in FIELDS})
+    return Scenario(**{name: _value(name) for name in SCENARIO_NAMES})
 
 
 def _focus_picker(kind: str) -> None:
@@ -228,7 +230,9 @@ def _focus_picker(kind: str) -> None:
     st.selectbox(
         "Focus token (query)",
         range(len(now.tokens)),
+        index=focus,
         key="focus",
+        persist_state="session",
         format_func=lambda i: f"{i} · {now.tokens[i]}",
     )
 
@@ -256,7 +260,6 @@ def scenario_sidebar(text_only: bool = False) -> Scenario:
     another source is one click away."""
     ensure_entry()
     _read_url_once()
-    _keep_state_across_pages()
     unavailable = None
     with st.sidebar:
         _knobs(text_only)

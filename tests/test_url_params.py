@@ -1,0 +1,71 @@
+"""The URL-parameter table (ui/url_params.py): every row's default is a value its link
+form reads back, junk gives the default and a notice naming the parameter, the scenario's
+defaults are the table's, and every widget key bound to the URL in pages/ or ui/ is a row."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from ui import url_params
+from ui.scenario import SCENARIO_NAMES, Scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+JUNK = ["", "junk", "-999999", "1e400", "nan", "x" * 5001]
+
+
+@pytest.mark.parametrize("row", url_params.ROWS, ids=lambda r: r.name)
+def test_every_default_reads_back_from_its_link_form(row):
+    shown = str(int(row.default)) if isinstance(row.default, bool) else str(row.default)
+    assert row.read(shown) == (row.default, None)
+    assert url_params.to_url(row.name, row.default) is None  # defaults stay out of links
+
+
+@pytest.mark.parametrize("row", url_params.ROWS, ids=lambda r: r.name)
+def test_junk_gives_the_default_and_a_notice(row):
+    rejected = 0
+    for raw in JUNK:
+        value, notice = row.read(raw)
+        if notice is None:  # e.g. "junk" is a fine sentence for a text row
+            continue
+        rejected += 1
+        assert value == row.default
+        assert f"{row.name}=" in notice and "not valid" in notice
+    assert rejected >= 2
+
+
+def test_widget_bounds_hold_the_default():
+    for row in url_params.ROWS:
+        bounds = row.widget
+        if "min_value" in bounds:
+            assert bounds["min_value"] <= row.default <= bounds["max_value"], row.name
+        if "options" in bounds:
+            assert row.default in bounds["options"], row.name
+
+
+def test_the_scenario_defaults_are_the_tables():
+    for name in SCENARIO_NAMES:
+        assert getattr(Scenario(), name) == url_params.row(name).default, name
+
+
+def test_a_junk_link_keeps_its_good_values():
+    values, notices = url_params.read({"heads": "6", "temp": "hot", "other": "x"}, SCENARIO_NAMES)
+    assert values == {"heads": 6, "temp": 1.0}
+    assert len(notices) == 1 and "temp='hot'" in notices[0]
+
+
+def test_every_key_bound_to_the_url_is_a_row():
+    sources = [*ROOT.glob("pages/*.py"), *ROOT.glob("ui/*.py")]
+    bound = re.compile(r"key=(f?)[\"']([^\"'{]+)[^\"']*[\"'][^()]*?bind=\"query-params\"", re.S)
+    keys = set()
+    for path in sources:
+        for is_f_string, key in bound.findall(path.read_text()):
+            keys.add((key, bool(is_f_string)))
+    assert len(keys) >= 30  # the grep finds the pages' bound widgets
+    for key, is_prefix in keys:
+        if is_prefix:
+            assert key.startswith(url_params.PREFIXES), key
+        else:
+            assert key in url_params.TABLE, key
