@@ -57,7 +57,7 @@ def test_a_junk_link_keeps_its_good_values():
 
 
 def test_every_key_bound_to_the_url_is_a_row():
-    sources = [*ROOT.glob("pages/*.py"), *ROOT.glob("ui/*.py")]
+    sources = [*ROOT.glob("pages/*.py"), *ROOT.glob("ui/**/*.py")]
     bound = re.compile(r"key=(f?)[\"']([^\"'{]+)[^\"']*[\"'][^()]*?bind=\"query-params\"", re.S)
     keys = set()
     for path in sources:
@@ -69,3 +69,11 @@ def test_every_key_bound_to_the_url_is_a_row():
             assert key.startswith(url_params.PREFIXES), key
         else:
             assert key in url_params.TABLE, key
+
+
+def test_a_junk_value_is_shown_literally_in_its_notice():
+    """The notice is markdown: a link's text must not become emphasis, a link or HTML."""
+    _, notices = url_params.read({"temp": "**[x](http://e.x)**<b>"}, SCENARIO_NAMES)
+    (notice,) = notices
+    assert "<b>" not in notice and "&lt;b&gt;" in notice
+    assert "\\*\\*\\[x\\]\\(http\\:" in notice

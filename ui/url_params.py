@@ -16,6 +16,7 @@ from attention.analysis.heads_off import SCORE_VIEWS
 from attention.analysis.rank_collapse import MAX_DEPTH
 from attention.models.translation import EXAMPLES
 from attention.teaching.lesson.content import lesson_text
+from attention.teaching.markdown import literal
 from attention.teaching.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
 
 MAX_TEXT_CHARS = 5000
@@ -55,7 +56,8 @@ class Param:
             shown = raw if len(raw) <= 40 else raw[:40] + "…"
             fallback = self.fallback or f"using the default, {self.default!r}"
             return self.default, (
-                f"The link's {self.name}={shown!r} is not valid ({self.allowed}); {fallback}."
+                f"The link's {self.name}={literal(repr(shown))} is not valid ({self.allowed}); "
+                f"{fallback}."
             )
 
 
