@@ -83,7 +83,8 @@ from urllib.parse import quote
 
 from attention.models.pretrained import load_pretrained
 from benchmarks.common import print_table
-from harness.browser import CHROMIUM, CHROMIUM_ARGS, free_port, start_app, wait_until_drawn
+from harness.browser import CHROMIUM, CHROMIUM_ARGS, start_app, wait_until_drawn
+from serving.launch import free_port
 
 TOKEN_COUNTS = (16, 64, 128, 512)
 CHARTS_ON_PAGE = 3  # grid, large head, layer paths

@@ -82,7 +82,8 @@ from pathlib import Path
 
 from benchmarks.common import print_table
 from harness import redraw
-from harness.browser import CHROMIUM, CHROMIUM_ARGS, free_port, start_app, wait_until_drawn
+from harness.browser import CHROMIUM, CHROMIUM_ARGS, start_app, wait_until_drawn
+from serving.launch import free_port
 
 VIEWPORT = {"width": 1440, "height": 900}
 FLOOR_APP = """import numpy as np

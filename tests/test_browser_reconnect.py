@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import time
 
-from harness.browser import free_port, start_app, wait_until_drawn
+from harness.browser import start_app, wait_until_drawn
+from serving.launch import free_port
 
 HEADS = 'input[type="range"][aria-label="Heads"]'
 
