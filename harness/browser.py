@@ -57,6 +57,31 @@ def wait_until_drawn(page, timeout_ms: int = 60_000, min_charts: int = 0) -> Non
     )
 
 
+def count_script_runs(page) -> None:
+    """From now on count the page's script-state changes in `window.__scriptStates` (a
+    MutationObserver sees every change, however short the run), so wait_for_rerun can
+    tell a rerun that has not started yet from one already over."""
+    page.evaluate(
+        """() => {
+            window.__scriptStates = 0;
+            const app = document.querySelector('[data-testid="stApp"]');
+            new MutationObserver(changes => { window.__scriptStates += changes.length; })
+                .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+        }"""
+    )
+
+
+def wait_for_rerun(page, timeout_ms: int = 60_000, min_charts: int = 0) -> None:
+    """After count_script_runs and an action: wait until a script run has started and
+    ended (instead of a fixed sleep for it to start), then until every chart is drawn."""
+    page.wait_for_function(
+        """() => window.__scriptStates > 0 && document.querySelector(
+            '[data-testid="stApp"]').getAttribute('data-test-script-state') === 'notRunning'""",
+        timeout=timeout_ms,
+    )
+    wait_until_drawn(page, timeout_ms, min_charts)
+
+
 def screenshot(page, name: str) -> Path:
     """Save a full-page screenshot under artifacts/screenshots/ and return its path."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
