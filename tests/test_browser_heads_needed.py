@@ -12,7 +12,8 @@ import pytest
 from harness.browser import SCREENSHOTS, count_script_runs, wait_for_rerun, wait_until_drawn
 from tests.browser_checks import assert_no_failure, drawn
 
-pytestmark = pytest.mark.browser
+# Importance and pruning on the task: up to LONG_MS per wait, so past the default timeout.
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(2400)]
 LAYERS, HEADS = 6, 12
 LONG_MS = 900_000  # importance and pruning run the task's 186 sentences many times
 

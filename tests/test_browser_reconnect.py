@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from harness.browser import start_app, wait_until_drawn
 from serving.launch import free_port
 
 HEADS = 'input[type="range"][aria-label="Heads"]'
+
+pytestmark = pytest.mark.browser  # it drives Chromium (the `page` fixture)
 
 
 def _stop(proc) -> None:

@@ -114,6 +114,7 @@ def test_long_text_is_cut_to_64_tokens_with_a_notice():
     assert any("at most 64 tokens" in i.value and "has 100" in i.value for i in at.info)
 
 
+@pytest.mark.slow  # trains page 3's model
 def test_trained_source_shows_page_3s_heads_focused_on_the_question_mark():
     config = TrainingConfig()
     at = open_page("pages/head_spaces.py")
