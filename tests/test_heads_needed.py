@@ -234,6 +234,7 @@ def _pills_off(at) -> set[tuple[int, int]]:
     }
 
 
+@pytest.mark.slow  # ablation: the page scores the task with every head on
 def test_page_opens_with_every_head_on():
     at = apptest.open_page(PAGE)
     assert_no_failure(at)
@@ -244,6 +245,7 @@ def test_page_opens_with_every_head_on():
     assert apptest.array(importance["z"]).size == LAYERS * HEADS
 
 
+@pytest.mark.slow  # ablation on the task
 def test_switching_a_head_off_changes_the_cosine_and_the_link():
     at = apptest.open_page(PAGE)
     at.pills(key="heads_layer_6").unselect(12).run()
