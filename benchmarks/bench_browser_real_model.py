@@ -1,6 +1,6 @@
 """All 72 heads on screen: the "Inside a real model" page in headless Chromium, timed from
 navigation start to every chart drawn, for sentences of 16 to 512 tokens, beside the
-BertViz 1.4.1 model-view figures (measured once, PRODUCT.md "Speed targets") and a floor
+BertViz 1.4.1 model-view figures (measured once; the README's speed section) and a floor
 measured in the same run: a bare Streamlit page with the same number of trivial charts.
 Then, at 128 tokens, typing a new sentence (Ctrl+Enter in the sidebar) → every chart
 redrawn with the new data, and Head spaces / Attention maps with the real source
@@ -83,7 +83,8 @@ from urllib.parse import quote
 
 from attention.models.pretrained import load_pretrained
 from benchmarks.common import print_table
-from harness.browser import CHROMIUM, CHROMIUM_ARGS, free_port, start_app, wait_until_drawn
+from harness.browser import CHROMIUM, CHROMIUM_ARGS, start_app, wait_until_drawn
+from serving.launch import free_port
 
 TOKEN_COUNTS = (16, 64, 128, 512)
 CHARTS_ON_PAGE = 3  # grid, large head, layer paths

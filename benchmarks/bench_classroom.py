@@ -66,9 +66,9 @@ import numpy as np
 import psutil
 
 from benchmarks.common import print_table
-from harness.browser import free_port
 from harness.streamlit_client import Run, StreamlitTab
 from serving.cluster import Cluster, Worker
+from serving.launch import free_port
 from ui.scenario import D_MODEL_CHOICES, MAX_HEADS, Scenario, parse_query, to_query
 
 FIELDS = [f.name for f in dataclasses.fields(Scenario)]

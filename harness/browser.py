@@ -4,15 +4,11 @@ finished and every chart is drawn, take screenshots."""
 
 from __future__ import annotations
 
-import os
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from serving.launch import APP, ROOT, start_streamlit, wait_healthy
+
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -28,52 +24,18 @@ CHROMIUM_ARGS = [
 READY = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_app(port: int, timeout: float = 60.0, script: Path = ROOT / "app.py") -> subprocess.Popen:
+def start_app(port: int, timeout: float = 60.0, script: Path = APP) -> subprocess.Popen:
     """Start `streamlit run <script>` (the app by default) headless on `port` and wait
-    for its health check."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(script),
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + timeout
-    url = f"http://127.0.0.1:{port}/_stcore/health"
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited early:\n{proc.stdout.read().decode()}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.read().decode().strip() == "ok":
-                    return proc
-        except OSError:
-            time.sleep(0.3)
-    proc.kill()
-    raise RuntimeError(f"streamlit did not answer {url} within {timeout} s")
+    for its health check; its output is kept in a pipe and shown if it fails to start."""
+    proc = start_streamlit(port, script)
+    try:
+        wait_healthy(proc, port, timeout)
+    except RuntimeError as error:
+        if proc.poll() is None:
+            proc.kill()
+            raise
+        raise RuntimeError(f"{error}:\n{proc.stdout.read().decode()}") from None
+    return proc
 
 
 def wait_until_drawn(page, timeout_ms: int = 60_000, min_charts: int = 0) -> None:
@@ -93,6 +55,31 @@ def wait_until_drawn(page, timeout_ms: int = 60_000, min_charts: int = 0) -> Non
         arg=min_charts,
         timeout=timeout_ms,
     )
+
+
+def count_script_runs(page) -> None:
+    """From now on count the page's script-state changes in `window.__scriptStates` (a
+    MutationObserver sees every change, however short the run), so wait_for_rerun can
+    tell a rerun that has not started yet from one already over."""
+    page.evaluate(
+        """() => {
+            window.__scriptStates = 0;
+            const app = document.querySelector('[data-testid="stApp"]');
+            new MutationObserver(changes => { window.__scriptStates += changes.length; })
+                .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+        }"""
+    )
+
+
+def wait_for_rerun(page, timeout_ms: int = 60_000, min_charts: int = 0) -> None:
+    """After count_script_runs and an action: wait until a script run has started and
+    ended (instead of a fixed sleep for it to start), then until every chart is drawn."""
+    page.wait_for_function(
+        """() => window.__scriptStates > 0 && document.querySelector(
+            '[data-testid="stApp"]').getAttribute('data-test-script-state') === 'notRunning'""",
+        timeout=timeout_ms,
+    )
+    wait_until_drawn(page, timeout_ms, min_charts)
 
 
 def screenshot(page, name: str) -> Path:

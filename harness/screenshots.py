@@ -15,14 +15,8 @@ import hashlib
 import re
 from pathlib import Path
 
-from harness.browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    SCREENSHOTS,
-    free_port,
-    start_app,
-    wait_until_drawn,
-)
+from harness.browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, start_app, wait_until_drawn
+from serving.launch import free_port
 
 MAX_PAGE_PX = 16_000
 

@@ -11,7 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from serving.cluster import ROOT, Cluster
+from serving.cluster import Cluster
+from serving.launch import ROOT
 from serving.nginx import NginxMissingError
 
 CHECK_SECONDS = 5.0

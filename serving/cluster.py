@@ -4,30 +4,16 @@ Used by `make serve`, the classroom benchmark and the scale-out tests."""
 
 from __future__ import annotations
 
-import os
 import secrets
 import signal
 import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
-from harness.browser import free_port
+from serving.launch import APP, free_port, healthy, start_streamlit, wait_healthy
 from serving.nginx import check_config, nginx_binary, render_config
 
-ROOT = Path(__file__).resolve().parent.parent
-HEALTH = "/_stcore/health"
 UNHEALTHY_CHECKS = 3  # consecutive failed health checks before a worker is restarted
-
-
-def healthy(url: str, timeout: float = 5.0) -> bool:
-    """True when `url`/_stcore/health answers "ok"."""
-    try:
-        with urllib.request.urlopen(url + HEALTH, timeout=timeout) as response:
-            return response.read().decode().strip() == "ok"
-    except OSError:
-        return False
 
 
 def _stop(proc: subprocess.Popen, sig: int = signal.SIGTERM, timeout: float = 10.0) -> None:
@@ -43,7 +29,7 @@ def _stop(proc: subprocess.Popen, sig: int = signal.SIGTERM, timeout: float = 10
 class Worker:
     """One `streamlit run` on a loopback port, its output in a log file."""
 
-    def __init__(self, port: int, log: Path, app: Path = ROOT / "app.py", cookie_secret: str = ""):
+    def __init__(self, port: int, log: Path, app: Path = APP, cookie_secret: str = ""):
         self.port = port
         self.log = log
         self.app = app
@@ -53,32 +39,17 @@ class Worker:
         self.failed_checks = 0
 
     def start(self) -> None:
-        command = [
-            sys.executable, "-m", "streamlit", "run", str(self.app),
-            "--server.headless", "true",
-            "--server.address", "127.0.0.1",
-            "--server.port", str(self.port),
-            "--server.fileWatcherType", "none",
-            "--browser.gatherUsageStats", "false",
-        ]  # fmt: skip
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        if self.cookie_secret:  # one secret for all workers: a cookie signed by one is valid on all
-            env["STREAMLIT_SERVER_COOKIE_SECRET"] = self.cookie_secret
         with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(
-                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
-            )
+            self.proc = start_streamlit(self.port, self.app, out, self.cookie_secret)
         self.failed_checks = 0
 
     def wait_healthy(self, timeout: float = 90.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc is None or self.proc.poll() is not None:
-                raise RuntimeError(f"worker on port {self.port} exited; see {self.log}")
-            if healthy(self.url, timeout=2.0):
-                return
-            time.sleep(0.3)
-        raise RuntimeError(f"worker on port {self.port} not healthy after {timeout} s")
+        if self.proc is None:
+            raise RuntimeError(f"worker on port {self.port} was not started")
+        try:
+            wait_healthy(self.proc, self.port, timeout)
+        except RuntimeError as error:
+            raise RuntimeError(f"worker on port {self.port}: {error}; see {self.log}") from None
 
     @property
     def pid(self) -> int | None:
@@ -99,7 +70,7 @@ class Cluster:
         port: int,
         run_dir: Path,
         host: str = "127.0.0.1",
-        app: Path = ROOT / "app.py",
+        app: Path = APP,
     ):
         if workers < 1:
             raise ValueError("a cluster needs at least one worker")

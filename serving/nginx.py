@@ -1,5 +1,7 @@
-"""The nginx side of `make serve`: find Debian's nginx, render its config from
-nginx.conf.template into a run directory, and check it with `nginx -t`."""
+"""The nginx side of `make serve` and of deploy/: find Debian's nginx, render the site
+(site.conf.template) with this machine's workers into the process config
+(nginx.conf.template) in a run directory, check it with `nginx -t`, and write deploy/nginx.conf from
+the same site template (`python -m serving.nginx`), so the two cannot drift apart."""
 
 from __future__ import annotations
 
@@ -8,12 +10,25 @@ import pwd
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
-TEMPLATE = Path(__file__).with_name("nginx.conf.template")
+HERE = Path(__file__).resolve().parent
+TEMPLATE = HERE / "nginx.conf.template"
+SITE_TEMPLATE = HERE / "site.conf.template"
+DEPLOY_CONF = HERE.parent / "deploy" / "nginx.conf"
 ROUTE_COOKIE = "headspaces_route"
 TEMP_DIRS = ("body", "proxy", "fastcgi", "uwsgi", "scgi")
 _PLACEHOLDER = re.compile(r"@([A-Z_]+)@")
+DEPLOY_HEADER = """\
+# GENERATED from serving/site.conf.template by `python -m serving.nginx`: edit the template
+# and regenerate (tests/test_deploy.py checks that this file is the rendering).
+# nginx in front of the compose replicas of `app`, mounted as conf.d/default.conf of the
+# official nginx image (inside its http block), with the same sticky scheme as `make serve`.
+# nginx resolves `app` to every replica when it starts: after
+# `docker compose up --scale app=N`, run `docker compose restart nginx`.
+
+"""
 
 
 class NginxMissingError(RuntimeError):
@@ -30,30 +45,38 @@ def nginx_binary() -> str:
     return found
 
 
+def _fill(template: Path, values: dict[str, str]) -> str:
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template.read_text())
+
+
+def render_site(servers: list[str], listen: str, fail_timeout: int = 10) -> str:
+    """The site config (http-block level) proxying to `servers` (host:port each) from
+    `listen`."""
+    lines = "\n".join(
+        f"    server {server} max_fails=1 fail_timeout={fail_timeout}s;" for server in servers
+    )
+    return _fill(SITE_TEMPLATE, {"COOKIE": ROUTE_COOKIE, "SERVERS": lines, "LISTEN": listen})
+
+
+def deploy_config() -> str:
+    """deploy/nginx.conf as it should read: the site for compose's `app` replicas."""
+    return DEPLOY_HEADER + render_site(["app:8501"], "80")
+
+
 def render_config(
     run_dir: Path, worker_ports: list[int], listen: str, fail_timeout: int = 10
 ) -> Path:
-    """Write nginx.conf for these loopback worker ports into `run_dir` (with the temp
-    directories it names) and return its path."""
+    """Write nginx.conf, with the site for these loopback worker ports in its http block,
+    into `run_dir` (with the temp directories it names) and return its path."""
     run_dir = run_dir.resolve()
-    servers = "\n".join(
-        f"        server 127.0.0.1:{port} max_fails=1 fail_timeout={fail_timeout}s;"
-        for port in worker_ports
-    )
-    values = {
-        "RUN_DIR": str(run_dir),
-        "COOKIE": ROUTE_COOKIE,
-        "SERVERS": servers,
-        "LISTEN": listen,
-        "USER": _user_line(),
-    }
-    text = _PLACEHOLDER.sub(lambda m: values[m.group(1)], TEMPLATE.read_text())
+    site = render_site([f"127.0.0.1:{port}" for port in worker_ports], listen, fail_timeout)
     for name in TEMP_DIRS:
         path = run_dir / "tmp" / name
         path.mkdir(parents=True, exist_ok=True)
         _give_to_worker_user(path)
     conf = run_dir / "nginx.conf"
-    conf.write_text(text)
+    values = {"RUN_DIR": str(run_dir), "USER": _user_line(), "SITE": site}
+    conf.write_text(_fill(TEMPLATE, values))
     return conf
 
 
@@ -75,3 +98,8 @@ def _user_line() -> str:
 def _give_to_worker_user(path: Path) -> None:
     if os.geteuid() == 0:
         os.chown(path, pwd.getpwnam("nobody").pw_uid, -1)
+
+
+if __name__ == "__main__":
+    DEPLOY_CONF.write_text(deploy_config())
+    print(f"wrote {DEPLOY_CONF}", file=sys.stderr)

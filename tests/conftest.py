@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.browser import CHROMIUM, CHROMIUM_ARGS, free_port, start_app
+from harness.browser import CHROMIUM, CHROMIUM_ARGS, start_app
+from serving.launch import free_port
 
 
 def _need_browser() -> None:

@@ -253,6 +253,7 @@ def minilm():
     return load_pretrained()
 
 
+@pytest.mark.slow  # one MiniLM pass per head
 def test_minilm_importance_matches_its_definition_and_costs_one_pass_per_head(minilm, monkeypatch):
     text = "The cat sat on the mat because it was tired."
     passes = []

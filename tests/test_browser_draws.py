@@ -22,7 +22,7 @@ from collections import Counter
 
 import pytest
 
-from harness.browser import wait_until_drawn
+from harness.browser import count_script_runs, wait_for_rerun, wait_until_drawn
 from tests.browser_checks import assert_no_failure
 
 pytestmark = pytest.mark.browser
@@ -57,9 +57,9 @@ def test_a_sidebar_move_draws_each_changed_chart_about_once(chromium, app_url):
     wait_until_drawn(page, min_charts=CHARTS)
     page.locator('input[type="range"][aria-label="d_model (embedding width)"]').focus()
     page.evaluate("window.__draws = []")
+    count_script_runs(page)
     page.keyboard.press("ArrowRight")
-    page.wait_for_timeout(500)
-    wait_until_drawn(page, min_charts=CHARTS)
+    wait_for_rerun(page, min_charts=CHARTS)
     page.wait_for_timeout(1500)  # Streamlit's react comes after the first draw
     draws = Counter(page.evaluate("window.__draws"))
     assert_no_failure(page)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.browser import free_port, start_app, wait_until_drawn
+from harness.browser import start_app, wait_until_drawn
+from serving.launch import free_port
 
 pytestmark = pytest.mark.browser
 

@@ -9,10 +9,11 @@ import re
 
 import pytest
 
-from harness.browser import SCREENSHOTS, wait_until_drawn
+from harness.browser import SCREENSHOTS, count_script_runs, wait_for_rerun, wait_until_drawn
 from tests.browser_checks import assert_no_failure, drawn
 
-pytestmark = pytest.mark.browser
+# Importance and pruning on the task: up to LONG_MS per wait, so past the default timeout.
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(2400)]
 LAYERS, HEADS = 6, 12
 LONG_MS = 900_000  # importance and pruning run the task's 186 sentences many times
 
@@ -50,19 +51,21 @@ def test_a_switch_goes_into_the_link_and_moves_the_cosine(app_url, page):
 def test_importance_map_and_pruning_curve_are_drawn(app_url, page, width, height):
     page.set_viewport_size({"width": width, "height": height})
     open_heads(page, app_url)
+    count_script_runs(page)  # a click while a rerun is in flight would be lost: wait for it
     page.locator(".st-key-heads_score button").filter(has_text="paraphrase accuracy").click()
-    page.wait_for_timeout(3000)  # a click while that rerun is in flight would be lost
-    wait_until_drawn(page, timeout_ms=300_000, min_charts=2)  # no importance map until asked
+    wait_for_rerun(page, timeout_ms=300_000, min_charts=2)  # no importance map until asked
+    count_script_runs(page)
     page.locator(".st-key-heads_importance_go button").click(timeout=120_000)
-    page.wait_for_timeout(3000)
+    wait_for_rerun(page, timeout_ms=LONG_MS)
     page.locator(".st-key-heads_importance .js-plotly-plot").wait_for(timeout=LONG_MS)
     wait_until_drawn(page, timeout_ms=LONG_MS, min_charts=3)
     assert_no_failure(page)
     importance = drawn(page, "heads_importance")
     assert importance["heatmaps"] == 1
     assert importance["rows"] == [LAYERS] and importance["columns"] == [HEADS]  # 72 cells
+    count_script_runs(page)
     page.locator(".st-key-heads_pruning_go button").click()
-    page.wait_for_timeout(3000)
+    wait_for_rerun(page, timeout_ms=LONG_MS)
     page.locator(".st-key-heads_pruning .js-plotly-plot").wait_for(timeout=LONG_MS)
     wait_until_drawn(page, timeout_ms=LONG_MS, min_charts=4)
     assert_no_failure(page)

@@ -11,7 +11,7 @@ import pytest
 from harness.browser import screenshot, wait_until_drawn
 from tests.test_browser_block import CHARTS as BLOCK_CHARTS
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a sweep of pages × sizes × heads
 TOKENS = 11  # the default sentence
 
 BOXES = """(selector) => Array.from(document.querySelectorAll('.js-plotly-plot')).map(plot =>

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import time
 
-from harness.browser import free_port, start_app, wait_until_drawn
+import pytest
+
+from harness.browser import start_app, wait_until_drawn
+from serving.launch import free_port
 
 HEADS = 'input[type="range"][aria-label="Heads"]'
 SEVENTH_HEAD_DRAWN = """[...document.querySelectorAll(
     '[data-testid="stPlotlyChart"] .annotation-text')].some((e) => e.textContent === 'head 7')"""
+
+pytestmark = pytest.mark.browser  # it drives Chromium (the `page` fixture)
 
 
 def _stop(proc) -> None:

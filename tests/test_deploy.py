@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from serving.nginx import check_config, render_config
+from serving.nginx import check_config, deploy_config, render_config, render_site
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -121,6 +121,25 @@ def test_generated_serve_config_passes_nginx_t(tmp_path, nginx):
     result = check_config(conf)
     assert result.returncode == 0, result.stderr
     assert "server 127.0.0.1:18502" in conf.read_text()
+
+
+def test_compose_nginx_config_is_the_shared_site_template_rendered():
+    """One source for both nginx configs: deploy/nginx.conf is what `python -m
+    serving.nginx` writes from serving/site.conf.template, and make serve's site is the
+    same template with loopback workers."""
+    assert (DEPLOY / "nginx.conf").read_text() == deploy_config()
+
+
+def test_serve_and_compose_sites_differ_only_in_workers_and_listen(tmp_path):
+    conf = render_config(tmp_path, [18501], "127.0.0.1:18500")
+    site = render_site(["127.0.0.1:18501"], "127.0.0.1:18500")
+    assert site in conf.read_text()
+    deployed = (DEPLOY / "nginx.conf").read_text().splitlines()
+    served_lines = [line for line in site.splitlines() if line not in deployed]
+    assert served_lines == [
+        "    server 127.0.0.1:18501 max_fails=1 fail_timeout=10s;",
+        "    listen 127.0.0.1:18500;",
+    ]
 
 
 def test_compose_nginx_config_passes_nginx_t(tmp_path, nginx):

@@ -236,6 +236,7 @@ def _pills_off(at) -> set[tuple[int, int]]:
     }
 
 
+@pytest.mark.slow  # ablation: the page scores the task with every head on
 def test_page_opens_with_every_head_on():
     at = apptest.open_page(PAGE)
     assert_no_failure(at)
@@ -246,6 +247,7 @@ def test_page_opens_with_every_head_on():
     assert apptest.array(importance["z"]).size == LAYERS * HEADS
 
 
+@pytest.mark.slow  # ablation on the task
 def test_switching_a_head_off_changes_the_cosine_and_the_link():
     at = apptest.open_page(PAGE)
     at.pills(key="heads_layer_6").unselect(12).run()
@@ -259,6 +261,7 @@ def test_switching_a_head_off_changes_the_cosine_and_the_link():
     assert np.isnan(importance.reshape(LAYERS, HEADS)[5, 11])  # an off head is blank
 
 
+@pytest.mark.slow  # ablation: a run of the task per button
 def test_buttons_switch_a_layer_off_keep_one_head_and_reset():
     at = apptest.open_page(PAGE)
     at.selectbox(key="heads_pick_layer").select(2).run()
@@ -275,6 +278,7 @@ def test_buttons_switch_a_layer_off_keep_one_head_and_reset():
     assert _pills_off(at) == set() and "heads_off" not in at.query_params
 
 
+@pytest.mark.slow  # ablation on the task
 def test_a_link_reopens_its_switches():
     at = apptest.open_page(PAGE, heads_off="1.3,2.7")
     assert_no_failure(at)
@@ -301,6 +305,8 @@ def test_markup_in_the_sentence_stays_text():
     assert all("<b>" not in label for label in rollout["data"][0]["x"])
 
 
+@pytest.mark.slow  # pruning: ~70 s alone, 140 s on a busy machine
+@pytest.mark.timeout(900)
 def test_pruning_curves_are_drawn_with_their_sentence():
     """The slow path (about 1.5 min: the task's sentences run at every measured point)."""
     at = apptest.open_page(PAGE)

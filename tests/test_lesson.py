@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import streamlit as st
 
 from attention.core.cost import attention_cost
 from attention.figures.base.palette import HEAD_COLORS
@@ -200,12 +201,26 @@ def test_the_score_counts_first_answers_and_resets():
     assert all(right not in str(v) for v in at.query_params.values())
 
 
-def test_the_exported_file_escapes_the_sentence_and_holds_every_step():
+def test_the_exported_file_escapes_the_sentence_and_holds_every_step(monkeypatch):
+    """The download button gets a callable that builds the file on click; the ~5 MB
+    document itself is never kept in the session."""
+    offered = []
+    original = st.download_button
+
+    def recording_download_button(label, data, *args, **kwargs):
+        offered.append(data)
+        return original(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(st, "download_button", recording_download_button)
     text = "<script>window.pwned=1</script> the cat & the <b>dog</b>"
     at = at_id("points", text=text)
-    at.button(key="lesson_prepare").click().run()
     assert not at.exception
-    data = at.session_state["_lesson_export"].decode("utf-8")
+    assert at.get("download_button"), "the page offers the download"
+    (build,) = offered
+    assert callable(build)
+    stored = at.session_state.values()
+    assert not any(isinstance(value, bytes | str) and len(value) > 100_000 for value in stored)
+    data = build().decode("utf-8")
     assert "<script>window.pwned=1</script>" not in data
     assert "&lt;script&gt;window.pwned=1&lt;/script&gt;" in data
     assert "<b>dog</b>" not in data

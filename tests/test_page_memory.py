@@ -22,7 +22,14 @@ SENTENCES = [
     "She read the long letter twice.",
     "Rain fell on the quiet town.",
 ]
-PAGES = ["head_spaces", "attention_maps", "block", "why_heads", "real_model", "heads_needed"]
+PAGES = [
+    "head_spaces",
+    "attention_maps",
+    "block",
+    "why_heads",
+    "real_model",
+    pytest.param("heads_needed", marks=pytest.mark.slow),  # ablation on the task
+]
 
 
 def _live_namespaces(page: str) -> int:

@@ -119,6 +119,7 @@ def test_long_text_is_cut_to_64_tokens_with_a_notice():
     assert any("at most 64 tokens" in i.value and "has 100" in i.value for i in at.info)
 
 
+@pytest.mark.slow  # trains page 3's model
 def test_trained_source_shows_page_3s_heads_focused_on_the_question_mark():
     config = TrainingConfig()
     at = open_page("pages/head_spaces.py")
@@ -130,6 +131,7 @@ def test_trained_source_shows_page_3s_heads_focused_on_the_question_mark():
     assert len(grid_maps(chart(at, "heatmap_chart"))) == config.n_heads
 
 
+@pytest.mark.slow  # the trained source trains page 3's model first
 def test_cross_attention_is_refused_with_a_message_for_the_trained_source():
     at = open_page("pages/attention_maps.py", source="trained")
     at.segmented_control(key="maps_kind").set_value("cross").run()

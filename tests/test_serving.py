@@ -9,6 +9,8 @@ import asyncio
 import gzip
 import re
 import signal
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from collections.abc import Coroutine
@@ -17,11 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.browser import READY, free_port
+from harness.browser import READY
 from harness.streamlit_client import StreamlitTab
 from serving.cluster import Cluster
+from serving.launch import free_port
 from serving.nginx import ROUTE_COOKIE
 
+ROOT = Path(__file__).resolve().parent.parent
 APP = Path(__file__).parent / "fixtures" / "serve_probe_app.py"
 TABS = 12  # sessions opened through nginx: both workers get some (all on one: p = 2^-11)
 
@@ -30,6 +34,15 @@ TABS = 12  # sessions opened through nginx: both workers get some (all on one: p
 def cluster(nginx, tmp_path_factory):
     with Cluster(2, free_port(), tmp_path_factory.mktemp("serve"), app=APP) as running:
         yield running
+
+
+def test_serving_does_not_import_the_test_harness():
+    """serving/ runs a class on its own: `python -m serving` must not need harness/."""
+    probe = "import sys, serving.__main__; print(sorted(m for m in sys.modules if 'harness' in m))"
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert result.stdout.strip() == "[]"
 
 
 def _get(url: str, cookie: str = "") -> tuple[int, bytes, str]:

@@ -133,6 +133,7 @@ def test_slicing_figure_shows_the_engines_w_q_and_its_block_diagonal(page):
     assert np.all((shares > 10) & (shares < 45)), "random heads read all slices, ~1/h each"
 
 
+@pytest.mark.slow  # trains page 3's models (the module's `trained` fixture)
 def test_training_draws_curves_maps_and_tables(trained):
     loss = chart(trained, "wh_loss")
     smooth = [t for t in loss["data"] if t.get("showlegend", True) is not False]
@@ -154,6 +155,7 @@ def test_training_draws_curves_maps_and_tables(trained):
     assert results.loc[0, "head diversity (JSD, bits)"] == "—"
 
 
+@pytest.mark.slow  # trains page 3's models (the module's `trained` fixture)
 def test_across_seeds_shows_every_seed(trained):
     seeds = table(trained, "accuracy mean ± sd")
     assert len(seeds) == 4
@@ -166,6 +168,7 @@ def test_across_seeds_shows_every_seed(trained):
     assert len(chart(trained, "wh_slice_share")["data"]) == 2
 
 
+@pytest.mark.slow  # trains page 3's models (the module's `trained` fixture)
 def test_same_seed_gives_the_same_curves(trained):
     st.cache_data.clear()  # retrain from scratch rather than read the cached run
     again = train_small(open_page())
@@ -250,6 +253,7 @@ def test_a_shared_link_keeps_every_section_control():
     assert at.select_slider(key="wh_steps").value == 600
 
 
+@pytest.mark.slow  # trains page 3's models (the module's `trained` fixture)
 def test_the_projection_answer_is_read_off_the_trained_table(trained):
     results = table(trained, "training time (s)")
     answer = next(m.value for m in trained.markdown if "projection to d_model/h" in m.value)

@@ -1,10 +1,13 @@
 """Cached computation behind every page: the scenario's tokens, points, heads and trace,
 from one of three sources (toy, real, trained).
 
-Arrays go through st.cache_data (copied per caller), loaded models through
-st.cache_resource (one per server), so a slider move recomputes only what it changed.
-Every cache keyed on a scenario goes through `cached_per_computation`, the one place that
-reduces a scenario to what its computation depends on (Scenario.computation).
+Small results go through st.cache_data (copied per caller); loaded models and the
+scenario's run go through st.cache_resource (one object per server, every array in it
+read-only): a real-source run at 512 tokens is ~33 MB, which st.cache_data would pickle
+into its 64 MB budget (.streamlit/config.toml) and copy on every rerun. So a slider move
+recomputes only what it changed. Every cache keyed on a scenario goes through
+`cached_per_computation`, the one place that reduces a scenario to what its computation
+depends on (Scenario.computation).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import numpy as np
 import streamlit as st
 
 from attention import AttentionTrace, MultiHeadAttention
+from attention.core.read_only import read_only
 from attention.experiments.training.task import TASK_TEXTS
 from attention.experiments.training.train import TrainingConfig, example_tokens, trained_heads
 from attention.geometry.head_spaces import HeadSpaces, head_spaces
@@ -60,12 +64,22 @@ class SourceUnavailableError(Exception):
     """The chosen source cannot run here; the message says why and what to do."""
 
 
-def cached_per_computation(**cache_options: object) -> Callable:
+def cached_per_computation(shared: bool = False, **cache_options: object) -> Callable:
     """st.cache_data for functions whose first argument is a Scenario, keyed on what the
-    scenario's computation depends on, so e.g. a new focus token hits the cache."""
+    scenario's computation depends on, so e.g. a new focus token hits the cache. With
+    `shared`, st.cache_resource instead: one result for every caller, never pickled or
+    copied, with every array in it made read-only (for results too large to copy)."""
 
     def decorate(function: Callable[P, R]) -> Callable[P, R]:
-        cached = st.cache_data(**cache_options)(function)
+        if shared:
+
+            @functools.wraps(function)
+            def computed_read_only(*args: object) -> R:
+                return read_only(function(*args))
+
+            cached = st.cache_resource(**cache_options)(computed_read_only)
+        else:
+            cached = st.cache_data(**cache_options)(function)
 
         @functools.wraps(function)
         def call(scenario: Scenario, *args: object) -> R:
@@ -132,8 +146,8 @@ def _word_vectors() -> WordVectors | None:
 
 @st.cache_resource(max_entries=8, ttl=PER_USER_TTL, show_spinner=False)
 def toy_heads(d_model: int, heads: int, d_head: int, seed: int) -> MultiHeadAttention:
-    """Seeded random heads: one object per configuration and server."""
-    return MultiHeadAttention(d_model, heads, d_head, seed=seed, dtype=np.float64)
+    """Seeded random heads: one read-only object per configuration and server."""
+    return read_only(MultiHeadAttention(d_model, heads, d_head, seed=seed, dtype=np.float64))
 
 
 def _toy_points(text: str, d_model: int, seed: int, positions: bool):
@@ -182,7 +196,10 @@ def _run_trained(s: Scenario) -> ScenarioRun:
 _RUNNERS = {"toy": _run_toy, "real": _run_real, "trained": _run_trained}
 
 
-@cached_per_computation(ttl=PER_USER_TTL, max_entries=64, show_spinner=False)
+# Shared, not copied: a real-source run at 512 tokens is ~33 MB (12 maps of 512 × 512
+# scores and weights), and 16 of them stay within what the server already keeps for
+# run_real's eight 75-MB traces; the toy and trained sources' runs are far smaller.
+@cached_per_computation(shared=True, ttl=PER_USER_TTL, max_entries=16, show_spinner=False)
 def _run(scenario: Scenario) -> ScenarioRun:
     try:
         return _RUNNERS[scenario.source](scenario)
@@ -191,9 +208,9 @@ def _run(scenario: Scenario) -> ScenarioRun:
 
 
 def run(scenario: Scenario) -> ScenarioRun:
-    """Compute (or fetch from cache) the scenario; empty text falls back to the default
-    sentence with a notice. Raises SourceUnavailableError for the real source without
-    MiniLM."""
+    """Compute (or fetch from the shared cache: its arrays are read-only) the scenario;
+    empty text falls back to the default sentence with a notice. Raises
+    SourceUnavailableError for the real source without MiniLM."""
     if scenario.source == "trained":
         with st.spinner("Training page 3's small model for this seed (a few seconds, once)…"):
             return _run(scenario)

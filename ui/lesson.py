@@ -8,6 +8,7 @@ The steps' computations are in attention.teaching.lesson.steps, their words in a
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,8 +28,6 @@ STEP_KEY = "lesson_step"
 PRESENT_KEY = "present"
 _ANSWERS = "lesson_answers"  # step id → whether the first answer was right
 _URL_NOTICE = "_lesson_url_notice"
-_EXPORT = "_lesson_export"  # the prepared HTML file, bytes
-_EXPORT_ASKED = "_lesson_export_asked"
 
 
 @dataclass(frozen=True)
@@ -202,38 +201,35 @@ def control_value(step: LessonStep, scenario: Scenario) -> object:
 
 
 def export_section(steps: list[LessonStep], scenario: Scenario) -> None:
-    """Prepare every step for the current sentence and settings, then offer the file."""
+    """Offer the whole lesson as one file, built only when the button is clicked: the
+    ~5 MB document is never kept in the session."""
     with st.expander("Take the lesson home: one HTML file that works offline"):
         st.caption(
             "Every step's words, numbers and interactive figure for your sentence and "
-            "settings, in one file that opens from disk with no server and no network."
+            "settings, in one file that opens from disk with no server and no network. "
+            "It is computed when you click, which takes a few seconds."
         )
-        # The click is recorded in a callback: it survives any rerun on the way.
-        st.button("Prepare the file", key="lesson_prepare", on_click=_ask_for_export)
-        if st.session_state.pop(_EXPORT_ASKED, False):
-            bar = st.progress(0.0, text="Computing every step…")
-            exported = []
-            for index, step in enumerate(steps):
-                view = step.view(scenario, control_value(step, scenario))
-                exported.append(ExportedStep(step.text, view))
-                bar.progress((index + 1) / len(steps), text=f"Step {index + 1} of {len(steps)}")
-            bar.empty()
-            document = lesson_html(exported, "Head Spaces: the lesson", export_subtitle(scenario))
-            st.session_state[_EXPORT] = document.encode("utf-8")
-        if _EXPORT in st.session_state:
-            data = st.session_state[_EXPORT]
-            st.download_button(
-                f"Download the lesson (HTML, {len(data) / 1e6:.1f} MB)",
-                data,
-                file_name="head-spaces-lesson.html",
-                mime="text/html",
-                on_click="ignore",
-                key="lesson_download",
-            )
+        values = [control_value(step, scenario) for step in steps]  # needs the session
+        st.download_button(
+            "Download the lesson (HTML)",
+            functools.partial(lesson_file, steps, scenario, values),
+            file_name="head-spaces-lesson.html",
+            mime="text/html",
+            on_click="ignore",
+            key="lesson_download",
+        )
 
 
-def _ask_for_export() -> None:
-    st.session_state[_EXPORT_ASKED] = True
+def lesson_file(steps: list[LessonStep], scenario: Scenario, values: list[object]) -> bytes:
+    """The lesson as one offline HTML file, each step computed for `scenario` with its own
+    control at `values[i]`. Streamlit runs it on its own thread when the download button
+    is clicked, so it reads nothing from the session."""
+    exported = [
+        ExportedStep(step.text, step.view(scenario, value))
+        for step, value in zip(steps, values, strict=True)
+    ]
+    document = lesson_html(exported, "Head Spaces: the lesson", export_subtitle(scenario))
+    return document.encode("utf-8")
 
 
 def export_subtitle(scenario: Scenario) -> str:

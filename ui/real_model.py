@@ -10,6 +10,7 @@ import streamlit as st
 
 from attention.analysis.ffn_reads import BlockReads, head_block_reads
 from attention.analysis.head_roles import role_scores
+from attention.core.read_only import read_only
 from attention.models.pretrained import ModelError, ModelTrace, PretrainedModel, load_pretrained
 from attention.models.pretrained.vocabulary import VocabularyEmbeddings
 from ui.cache_policy import PER_USER_TTL
@@ -42,8 +43,8 @@ def model_or_stop() -> PretrainedModel:
 
 @st.cache_resource(show_spinner="Fitting the vocabulary PCA (once per server)…")
 def vocabulary_embeddings() -> VocabularyEmbeddings:
-    """Real word vectors at any d_model for the toy source."""
-    return VocabularyEmbeddings(pretrained_model())
+    """Real word vectors at any d_model for the toy source (read-only: shared)."""
+    return read_only(VocabularyEmbeddings(pretrained_model()))
 
 
 # cache_resource, not cache_data: at 512 tokens the attentions alone are 75 MB, which
@@ -52,11 +53,7 @@ def vocabulary_embeddings() -> VocabularyEmbeddings:
 def run_real(text: str) -> RealRun:
     """Forward pass and role scores for `text` (ValueError for empty text)."""
     trace = pretrained_model().run(text)
-    roles = role_scores(trace.attentions, trace.tokens)
-    shared = (trace.attentions, trace.hidden_states, trace.stream_norms, trace.update_norms)
-    for array in (*shared, *roles.values()):
-        array.flags.writeable = False
-    return RealRun(trace, roles)
+    return read_only(RealRun(trace, role_scores(trace.attentions, trace.tokens)))
 
 
 @st.cache_data(max_entries=8, ttl=PER_USER_TTL, show_spinner=False)

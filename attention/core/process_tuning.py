@@ -54,8 +54,7 @@ def tune_process(blas_threads: int | None = None) -> dict[str, bool]:
     """Apply both settings, and cap NumPy's BLAS at `blas_threads` when given; says
     which ones took effect. The app passes 1: its matrices are small, every session
     shares the cores, and idle BLAS threads spinning beside the page's own work cost
-    more than a second thread gains (a MiniLM forward pass in the server: 65 ms on one
-    thread against 314 ms on two, with the browser on the same two cores)."""
+    more than a second thread gains (measured: docs/speed-history.md)."""
     settings = {
         "keep_freed_memory": keep_freed_memory(),
         "scipy_blas_single": single_thread_scipy_blas(),

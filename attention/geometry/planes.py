@@ -36,8 +36,8 @@ def fit_plane(points: np.ndarray) -> Plane:
     """The plane of the points' two main axes (scikit-learn PCA). With fewer than two
     samples or dimensions, or identical points, the missing axes are zero. More samples
     than dimensions (a real model's hidden states) take the eigenvectors of the d × d
-    covariance: the same axes, faster than an SVD of the points (MiniLM's 7 hidden
-    states × 128 tokens, 896 × 384: 77 → 31 ms; × 512 tokens: 158 → 44 ms)."""
+    covariance: the same axes, faster than an SVD of the points for a real model's
+    hidden states (docs/speed-history.md)."""
     points = np.asarray(points, dtype=np.float64)
     n, d = points.shape
     axes = np.zeros((d, 2))

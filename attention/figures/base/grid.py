@@ -1,8 +1,8 @@
 """Figures from plain dicts, and small-multiple grids laid out by hand.
 
 Plotly validates every property it is given through go.* objects; for a page of
-sixteen panels that costs ~100 ms per figure, more than everything else a slider move
-does, and even unvalidated objects cost ~60 ms a page to build and copy. The builders
+sixteen panels that costs more than everything else a slider move does, and even
+unvalidated objects are slow to build and copy (docs/speed-history.md). The builders
 therefore write traces and layout as plain dicts (checked by the tests instead), and
 `figure` hands Streamlit those dicts as they are (PlainFigure).
 """
@@ -52,8 +52,8 @@ class PlainFigure(go.Figure):
     """A go.Figure that keeps the plain dict it was made from and hands it out as its
     `to_dict()` (all st.plotly_chart and plotly.io ask of a figure), building Plotly's
     objects only when something reads them (`fig.data`, `fig.layout`, …). Building
-    them, even unvalidated, took ~60 ms for Head spaces' five figures: more than the
-    rest of a rerun (benchmarks/bench_classroom.py)."""
+    them, even unvalidated, took longer than the rest of a rerun
+    (docs/speed-history.md)."""
 
     def __init__(self, plain: dict) -> None:
         object.__setattr__(self, "_plain", plain)

@@ -2,10 +2,8 @@
 into a unit square of its own tile, with a title above and a frame around each tile.
 
 PCA coordinates have no units, so nothing is lost by scaling each panel on its own, and
-one pair of axes draws faster than a subplot per panel: Plotly.react of Head spaces'
-8-head pictures in headless Chromium, p50 of 20, same run (3 Dec 2026): queries and
-keys 167 → 90 ms, values 142 → 85 ms. Within a tile both directions keep one scale, so
-distances and angles stay true.
+one pair of axes draws faster than a subplot per panel (docs/speed-history.md). Within
+a tile both directions keep one scale, so distances and angles stay true.
 """
 
 from __future__ import annotations

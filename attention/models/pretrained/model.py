@@ -17,6 +17,7 @@ from safetensors.numpy import load as load_safetensors
 from attention.core.blocks import FEED_FORWARD, SELF_ATTENTION, EncoderBlock, update_ratios
 from attention.core.engine import MultiHeadAttention
 from attention.core.layers import FeedForward, LayerNorm
+from attention.core.read_only import read_only
 from attention.core.validation import check_unit_interval
 from attention.models.pretrained.config import ModelConfig, read_config
 from attention.models.pretrained.errors import ModelError
@@ -82,6 +83,10 @@ class PretrainedModel:
         self._token_type = read.tensor("embeddings.token_type_embeddings.weight")[0]
         self._embedding_norm = read.norm("embeddings.LayerNorm")
         self._blocks = [read.block(i) for i in range(config.layers)]
+        # One loaded model serves every run (every session, in the app): its weights are
+        # read-only so that code writing into them fails instead of changing every run.
+        weights_used = (self.word_embeddings, self._positions, self._token_type)
+        read_only((weights_used, self._embedding_norm, self._blocks))
 
     def run(
         self, text: str, return_qkv: bool = False, head_mask: np.ndarray | None = None
@@ -130,8 +135,8 @@ class PretrainedModel:
         )
 
     def block(self, layer: int) -> EncoderBlock:
-        """Layer `layer`'s block (0-based) with the model's own weights: read it, do not
-        change it (every run uses it)."""
+        """Layer `layer`'s block (0-based) with the model's own weights, read-only (every
+        run uses them)."""
         if not 0 <= layer < self.config.layers:
             raise ValueError(
                 f"layer must be from 0 to {self.config.layers - 1} (0-based); got {layer}."

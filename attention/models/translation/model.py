@@ -10,6 +10,7 @@ import numpy as np
 
 from attention.core.blocks import BlockTrace, DecoderBlock, EncoderBlock
 from attention.core.engine import AttentionTrace, MultiHeadAttention
+from attention.core.read_only import read_only
 from attention.models.translation.features import START, embed
 from attention.models.translation.heads import (
     HEADS,
@@ -104,10 +105,11 @@ class TranslationModel:
 
 
 def build_translation_model() -> TranslationModel:
-    """The hand-built example (deterministic: no random draws)."""
+    """The hand-built example (deterministic: no random draws), its weights read-only
+    because one model serves every run."""
     d_head = head_dimension()
     encoder = EncoderBlock(_attention("encoder", d_head), None, norm="none")
     decoder = DecoderBlock(
         _attention("decoder", d_head), _attention("cross", d_head), None, norm="none"
     )
-    return TranslationModel(encoder, decoder)
+    return read_only(TranslationModel(encoder, decoder))
