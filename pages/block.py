@@ -5,11 +5,10 @@ ui/sections; every computed sentence comes from attention/teaching/narration."""
 
 import streamlit as st
 
-from attention.analysis.rank_collapse import MAX_DEPTH
 from attention.figures.block_rank_collapse import collapse_pca_figure, rank_collapse_figure
 from attention.teaching.narration import block as narration
 from attention.teaching.narration.block import LAYER_NORMS
-from ui import block_data, data
+from ui import block_data, data, url_params
 from ui.charts import show_chart
 from ui.data import ScenarioRun
 from ui.scenario import Scenario
@@ -33,17 +32,20 @@ def why_the_residual_matters(scenario: Scenario, run: ScenarioRun) -> None:
         r"{\lVert X\rVert_F}, \qquad \bar{x} = \text{mean token}"
     )
     left, right = st.columns([3, 2])
-    stack_order = ["pre-LN", "post-LN", "no LN"]
+    stack_norms = url_params.picked("block_stack_norm")
     stack_label = left.radio(
         "LayerNorm in the stack",
-        stack_order,
-        captions=[LAYER_NORMS[n][1] for n in stack_order],
+        **stack_norms,
+        captions=[LAYER_NORMS[n][1] for n in stack_norms["options"]],
         key="block_stack_norm",
         bind="query-params",
         horizontal=True,
     )
     depth = right.slider(
-        "Depth for the picture below", 0, MAX_DEPTH, 6, key="block_depth", bind="query-params"
+        "Depth for the picture below",
+        **url_params.bounds("block_depth"),
+        key="block_depth",
+        bind="query-params",
     )
     collapse = block_data.rank_collapse(scenario, LAYER_NORMS[stack_label][0])
     for column, label, distances in zip(

@@ -10,7 +10,7 @@ import streamlit as st
 
 from attention import MultiHeadAttention
 from attention.experiments.equal_cost import compare_layouts, cost_by_length, lengths_around
-from attention.experiments.slicing import own_slice_share
+from attention.experiments.slicing import own_slice_share, slicing_matrices
 from attention.figures import tables
 from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS
 from attention.figures.why_heads_cost import cost_bars, cost_by_length_chart
@@ -80,7 +80,8 @@ def heads_read_the_whole_vector(mha: MultiHeadAttention, trained: Trained | None
     else:
         # Full width, but its two panels are narrower than half the page each (the axis
         # labels and colour bar take the rest): half the page's title characters fit them.
-        show_chart(slicing_figure(mha.w_q, HALF_PAGE_TITLE_CHARS), "wh_slicing")
+        matrices = slicing_matrices(mha.w_q)
+        show_chart(slicing_figure(*matrices, mha.n_heads, HALF_PAGE_TITLE_CHARS), "wh_slicing")
         shares = {"W_Q of the sidebar's heads": mha.w_q}
         if trained is not None:
             split = trained.comparison.results["split"].model.attention.w_q

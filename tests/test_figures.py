@@ -23,7 +23,7 @@ from attention.analysis.update_ratios import block_nudges
 from attention.core.blocks import FEED_FORWARD, BlockConfig, EncoderBlock
 from attention.experiments.equal_cost import compare_layouts, cost_by_length
 from attention.experiments.rank_limit import fit_rank_limit, target_pattern
-from attention.experiments.slicing import own_slice_share
+from attention.experiments.slicing import own_slice_share, slicing_matrices
 from attention.experiments.training.train import TrainingConfig, compare_variants, seed_summary
 from attention.experiments.two_targets import fit_two_targets
 from attention.figures import (
@@ -141,7 +141,9 @@ def _builders(i: dict) -> dict:
                 tokens, i["block"].sublayer(FEED_FORWARD).detail.hidden, "gelu"
             )
         ],
-        "slicing_figure": [lambda: why_heads_slicing.slicing_figure(i["mha"].w_q)],
+        "slicing_figure": [
+            lambda: why_heads_slicing.slicing_figure(*slicing_matrices(i["mha"].w_q), HEADS)
+        ],
         "head_reads_figure": [
             lambda: block.head_reads_figure(
                 [

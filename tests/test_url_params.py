@@ -41,8 +41,36 @@ def test_widget_bounds_hold_the_default():
         bounds = row.widget
         if "min_value" in bounds:
             assert bounds["min_value"] <= row.default <= bounds["max_value"], row.name
-        if "options" in bounds:
+        if "format_func" in bounds:  # a labelled select box: the link holds the label
+            assert bounds["format_func"](bounds["options"][bounds["index"]]) == row.default
+        elif "options" in bounds:
             assert row.default in bounds["options"], row.name
+
+
+@pytest.mark.parametrize(
+    ("name", "default", "count"),
+    [("wh_pattern", "permutation", 4), ("wh_penalty", 0.001, 3), ("block_cross_head", 0, 4)],
+)
+def test_a_labelled_select_box_reads_every_label_it_shows(name, default, count):
+    """The link holds the label a bound select box shows: each label the page offers
+    reads back, the default is the label of the page's default option, and junk (or
+    the key instead of its label) gives the default with the table's notice."""
+    row, bounds = url_params.row(name), url_params.bounds(name)
+    labels = [bounds["format_func"](option) for option in bounds["options"]]
+    assert len(set(labels)) == len(bounds["options"]) == count
+    assert bounds["options"][bounds["index"]] == default
+    for label in labels:
+        assert row.read(label) == (label, None)
+    value, notice = row.read(str(bounds["options"][-1]))
+    assert value == labels[bounds["index"]] and f"{name}=" in notice
+
+
+def test_a_choice_row_gives_a_radio_its_options_and_default_index():
+    assert url_params.picked("block_stack_norm") == {
+        "options": ["pre-LN", "post-LN", "no LN"],
+        "index": 0,
+    }
+    assert url_params.picked("block_norm")["index"] == 0  # post-LN first, the default
 
 
 def test_the_scenario_defaults_are_the_tables():

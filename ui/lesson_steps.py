@@ -11,7 +11,7 @@ import streamlit as st
 from attention.analysis.head_roles import ROLES
 from attention.analysis.rank_collapse import MAX_DEPTH
 from attention.experiments.equal_cost import compare_layouts
-from attention.experiments.slicing import own_slice_share
+from attention.experiments.slicing import own_slice_share, slicing_matrices
 from attention.figures.attention_maps import attention_grid
 from attention.figures.base.text import safe_label
 from attention.figures.block import head_reads_figure
@@ -192,7 +192,8 @@ def _cost(scenario: Scenario, heads: object) -> StepView:
 def _slicing(scenario: Scenario, heads: object) -> StepView:
     toy = _toy(scenario, heads=int(heads), d_head=0, full=False)
     w_q = data.run(toy).mha.w_q
-    return slicing_step(own_slice_share(w_q), toy.d_model, slicing_figure(w_q), _setting(toy))
+    figure = slicing_figure(*slicing_matrices(w_q), len(w_q))
+    return slicing_step(own_slice_share(w_q), toy.d_model, figure, _setting(toy))
 
 
 def _after_heads_control(scenario: Scenario) -> Control:

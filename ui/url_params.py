@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, MutableMapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from attention.analysis.head_masks import parse_heads_off
 from attention.analysis.head_roles import ENTROPY, ROLES
 from attention.analysis.heads_off import SCORE_VIEWS
 from attention.analysis.rank_collapse import MAX_DEPTH
-from attention.models.translation import EXAMPLES
+from attention.experiments.training.train import TrainingConfig
+from attention.models.translation import EXAMPLES, head_titles
 from attention.teaching.lesson.content import lesson_text
 from attention.teaching.markdown import literal
+from attention.teaching.narration.why_heads import PATTERN_NAMES, SCORE_LIMITS
 from attention.teaching.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
 
 MAX_TEXT_CHARS = 5000
@@ -33,6 +35,7 @@ SOURCES = {
 MAX_LAYER = 48  # a URL bound only: the sidebar clamps to the loaded model's layer count
 MINILM_SHAPE = (6, 12)  # (layers, heads) of the real model: the bounds of `heads_off`
 NO_ROLE = "nothing (weights only)"
+TRAINING = TrainingConfig()  # the defaults of "Why several heads?" §4's training knobs
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,16 @@ def choice(name: str, default: object, options: tuple) -> Param:
 
     allowed = "one of " + ", ".join(map(str, options))
     return Param(name, default, parse, allowed, {"options": list(options), "value": default})
+
+
+def labelled(name: str, labels: Mapping[object, str], default: object) -> Param:
+    """A select box over the keys of `labels` that shows (and so writes into the link)
+    each key's label: the row's values are the labels; its widget arguments are the
+    select box's options (the keys), index and format_func."""
+    row = choice(name, labels[default], tuple(labels.values()))
+    options = list(labels)
+    widget = {"options": options, "index": options.index(default), "format_func": labels.get}
+    return replace(row, widget=widget)
 
 
 def flag(name: str, default: bool) -> Param:
@@ -195,19 +208,19 @@ ROWS = (
     whole("block_depth", 6, 0, MAX_DEPTH),
     text("block_source", EXAMPLES[0].english, 400),
     text("block_target", EXAMPLES[0].german, 400),
-    whole("block_cross_head", 0, 0, 15),
+    labelled("block_cross_head", dict(enumerate(head_titles("cross"))), 0),
     whole("wh_query", 1, 0, MAX_FOCUS),
     whole("wh_target_a", 0, 0, MAX_FOCUS),
     whole("wh_target_b", 0, 0, MAX_FOCUS),
-    text("wh_pattern", "a random permutation", 80),  # a bound selectbox writes its label
+    labelled("wh_pattern", PATTERN_NAMES, "permutation"),
     whole("wh_rank_n", 8, 2, 16),
-    text("wh_penalty", "moderate scores", 80),  # a bound selectbox writes its label
-    choice("wh_d_model", 32, (16, 32, 64)),
-    choice("wh_heads", 4, (2, 4, 8)),
-    whole("wh_symbols", 8, 2, 16),
-    whole("wh_seq_len", 8, 3, 16),
-    number("wh_noise", 0.5, 0.0, 1.5, step=0.1),
-    choice("wh_steps", 1000, (300, 600, 1000, 1500, 2000, 3000)),
+    labelled("wh_penalty", SCORE_LIMITS, 0.001),
+    choice("wh_d_model", TRAINING.d_model, (16, 32, 64)),
+    choice("wh_heads", TRAINING.n_heads, (2, 4, 8)),
+    whole("wh_symbols", TRAINING.n_symbols, 2, 16),
+    whole("wh_seq_len", TRAINING.seq_len, 3, 16),
+    number("wh_noise", TRAINING.noise, 0.0, 1.5, step=0.1),
+    choice("wh_steps", TRAINING.steps, (300, 600, 1000, 1500, 2000, 3000)),
 )
 TABLE: dict[str, Param] = {row.name: row for row in ROWS}
 # Page widgets whose options follow the page's data (the number of heads, the step's
@@ -223,6 +236,13 @@ def row(name: str) -> Param:
 def bounds(name: str) -> dict:
     """The widget keyword arguments (bounds, options, default) of a parameter."""
     return dict(TABLE[name].widget)
+
+
+def picked(name: str) -> dict:
+    """A choice row's options and default as a radio's (or plain select box's) keyword
+    arguments: options and index."""
+    widget = TABLE[name].widget
+    return {"options": widget["options"], "index": widget["options"].index(widget["value"])}
 
 
 def read(params: Mapping[str, str], names: tuple[str, ...]) -> tuple[dict, list[str]]:

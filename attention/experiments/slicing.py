@@ -38,6 +38,12 @@ def sliced(w: np.ndarray) -> np.ndarray:
     return w * input_slices(w.shape[1], w.shape[0])[:, :, None]
 
 
+def slicing_matrices(w_q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """W_Q (h, d_model, d_head) as it is and as slicing would make it, each stacked into
+    one (d_model, h·d_head) matrix: the two matrices the slicing figure draws side by side."""
+    return stacked(w_q), stacked(sliced(w_q))
+
+
 def own_slice_share(w: np.ndarray) -> np.ndarray:
     """(h,) share of each head's squared weights that sits in its own slice's rows: 1 if
     heads sliced the embedding, about 1/h for weights that read every coordinate."""

@@ -68,40 +68,6 @@ _BAR_BELOW = {  # a colour bar lying along the figure's bottom edge, "weight" ab
 _POOLED_TICKS = 8  # token numbers along each side of a pooled map
 
 
-def heatmap_trace(
-    weights: np.ndarray,
-    query_labels: list[str],
-    key_labels: list[str],
-    scores: np.ndarray | None = None,
-    allowed: np.ndarray | None = None,
-    name: str = "",
-) -> dict:
-    """One (n_q, n_k) map on the shared colour axis; blocked cells become gaps."""
-    check_shape("weights", weights, (len(query_labels), len(key_labels)))
-    if scores is not None:
-        check_shape("scores", scores, np.shape(weights))
-    z = np.array(weights, dtype=np.float64)
-    if allowed is not None:
-        z[~np.broadcast_to(allowed, z.shape)] = np.nan
-    hover = "query: %{y}<br>key: %{x}<br>weight: %{z:.3f}"
-    trace = {
-        "type": "heatmap",
-        "z": np.round(z, 5),
-        "x": key_labels,
-        "y": query_labels,
-        "coloraxis": "coloraxis",
-        "hoverongaps": False,
-        "name": name,
-        "xgap": 1 if len(key_labels) <= 32 else 0,
-        "ygap": 1 if len(query_labels) <= 32 else 0,
-    }
-    if scores is not None:
-        trace["customdata"] = np.round(np.asarray(scores, dtype=np.float64), 4)
-        hover += "<br>score q·k/√d: %{customdata:.3f}"
-    trace["hovertemplate"] = hover + f"<extra>{name}</extra>"
-    return trace
-
-
 def attention_grid(
     weights: np.ndarray,
     query_tokens: list[str],

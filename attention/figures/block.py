@@ -146,6 +146,8 @@ def head_reads_figure(panels: list[tuple[str, np.ndarray]]) -> go.Figure:
     """Per named (d_ff, heads) share matrix: one panel of heads (rows) × hidden units
     (columns), each unit's column the share of its reading that each head's block gives;
     units ordered by their strongest head, then by how much it dominates."""
+    for name, shares in panels:
+        check_shape(f"shares of {name}", shares, (None, None))
     rows = [np.asarray(shares).shape[1] + 2 for _, shares in panels]  # room per head
     cells, layout = grid(
         len(panels), 1, [safe_label(name, 80) for name, _ in panels], v_gap=0.16,
@@ -256,6 +258,7 @@ def layer_ratio_figure(ratios: np.ndarray) -> go.Figure:
     tokens of ‖update‖ / ‖stream‖ (line) and the band holding the middle 80 % of tokens
     (a few special tokens get far larger nudges and would flatten the rest). `ratios`
     is (layers, 2, n): sublayer 0 attention, 1 feed-forward."""
+    check_shape("ratios", ratios, (None, len(SUBLAYER_STYLES), None))
     layers = np.arange(1, ratios.shape[0] + 1)
     data = []
     for index, (name, color, dash) in enumerate(SUBLAYER_STYLES):

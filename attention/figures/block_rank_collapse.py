@@ -38,6 +38,7 @@ def rank_collapse_figure(
     values in the hover; values below float64's rounding are drawn just under it."""
     data = []
     for label, residual, feed_forward, distances in curves:
+        check_shape(f"distances of {label}", distances, (None,))
         distances = np.asarray(distances, dtype=np.float64)
         data.append(
             {

@@ -128,6 +128,14 @@ PANEL_X_TITLE = "PC 1 of each head's own PCA"
 PANEL_Y_TITLE = "PC 2"
 
 
+def _check_spaces(spaces: HeadSpaces, n: int) -> None:
+    """Every 2-D layout in `spaces` holds one point per token, n tokens."""
+    check_shape("spaces.before.coords", spaces.before.coords, (n, 2))
+    for h, space in enumerate(spaces.heads):
+        for part in ("queries", "keys", "values", "outputs"):
+            check_shape(f"spaces.heads[{h}].{part}", getattr(space, part), (n, 2))
+
+
 def _head_numbers(spaces: HeadSpaces, heads: list[int] | None) -> list[int]:
     """The heads (0-based) the panels show: 0, 1, … unless the caller names them."""
     numbers = list(range(len(spaces.heads))) if heads is None else list(heads)
@@ -188,6 +196,7 @@ def head_space_figure(
     wider than a tile's share of `title_chars` (the characters across the figure at its
     narrowest) break into lines."""
     check_shape("weights", weights, (len(spaces.heads), len(tokens), len(tokens)))
+    _check_spaces(spaces, len(tokens))
     heads = _head_numbers(spaces, heads)
     labels, n = [safe_label(t) for t in tokens], len(tokens)
     titles, tiles = _titled_tiles(
@@ -265,6 +274,7 @@ def values_figure(
     the attention-weighted average of the values; lines show each value's share.
     `title_chars` as in head_space_figure."""
     check_shape("weights", weights, (len(spaces.heads), len(tokens), len(tokens)))
+    _check_spaces(spaces, len(tokens))
     heads = _head_numbers(spaces, None)
     labels, n = [safe_label(t) for t in tokens], len(tokens)
     titles, tiles = _titled_tiles(
@@ -334,6 +344,7 @@ def motion_figure(
     server round trip. Stage `start` (0 = before, h = head h) is drawn first and Play
     goes on from it. Each move is a frame of its own ("to head k") with no slider step,
     so the slider's "showing" label changes when the points arrive, not when they leave."""
+    _check_spaces(spaces, len(tokens))
     labels = [safe_label(t) for t in tokens]
     shown = shown_labels(labels, set())
     n = len(tokens)
@@ -450,6 +461,7 @@ def neighbour_order_chart(rank_corr: np.ndarray, focus_label: str) -> go.Figure:
     """Per head, the rank correlation between the focus token's neighbours by cosine in
     the original space and the keys its query scores highest in the head (full
     dimensions): 1 = the head keeps the original order."""
+    check_shape("rank_corr", rank_corr, (None,))
     rho = np.asarray(rank_corr, dtype=np.float64)
     heads = len(rho)
     panels, layout = grid(1, 1)

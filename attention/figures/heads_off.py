@@ -68,6 +68,7 @@ def _layer_head_axes(layers: int, heads: int) -> dict:
 def switches_figure(mask: np.ndarray) -> go.Figure:
     """The (layers, heads) 0/1 mask as a grid of squares: a head that is on in its
     head's colour, one that is off as a light grey outline."""
+    check_shape("mask", mask, (None, None))
     layers, heads = np.shape(mask)
     layer, head = np.mgrid[1 : layers + 1, 1 : heads + 1]
     on = np.asarray(mask).ravel() > 0
@@ -98,6 +99,7 @@ def importance_figure(
     """A (layers, heads) importance map on the diverging scale (blue = the score drops
     when the head is off, red = it rises); heads already off are left blank. Each cell
     shows its value (d3 `cell_format`, e.g. ".3f")."""
+    check_shape("values", values, (None, None))
     check_shape("on", on, np.shape(values))
     values = np.asarray(values, dtype=np.float64)
     layers, heads = values.shape
@@ -194,6 +196,9 @@ def pruning_figure(
     band and median of `orders` random orders (grey); a dotted line `drop` below the
     start and the last point before the importance curve falls to it, marked."""
     removed = curve.removed
+    check_shape("curve.scores", curve.scores, np.shape(removed))
+    for part in ("low", "median", "high"):
+        check_shape(f"band.{part}", getattr(band, part), np.shape(band.removed))
     marked = float(curve.scores[int(np.searchsorted(removed, removable))])  # a measured point
     data = [
         {

@@ -11,6 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention.experiments.equal_cost import LayoutCost
+from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     PAGE_TITLE_CHARS,
     figure,
@@ -81,6 +82,9 @@ def cost_by_length_chart(
 ) -> go.Figure:
     """Multiply-adds against sequence length (log–log): total (solid markers) and the
     score part alone (open markers), per layout; the sentence's length marked."""
+    for label, parts in table.items():
+        for part in ("projection", "score"):
+            check_shape(f"{part} of {label}", parts[part], (len(lengths),))
     data = []
     for (label, parts), (color, dash) in zip(table.items(), LAYOUT_STYLES, strict=False):
         total = parts["projection"] + parts["score"]

@@ -12,6 +12,7 @@ from plotly.colors import get_colorscale
 
 from attention.experiments.rank_limit import RankLimitResult
 from attention.figures.attention_maps import attention_grid
+from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     figure,
     framed_layout,
@@ -25,6 +26,9 @@ from attention.figures.base.palette import (
 
 def rank_error_chart(result: RankLimitResult, marks: Mapping[str, int]) -> go.Figure:
     """Best error against d_head, with vertical lines at the `marks` (label → d_head)."""
+    fits = (len(result.d_heads),)
+    check_shape("result.error", result.error, fits)
+    check_shape("result.misplaced", result.misplaced, fits)
     data = [
         {
             "type": "scatter",
@@ -63,6 +67,7 @@ def singular_value_chart(result: RankLimitResult) -> go.Figure:
     The colour is log₁₀ σ counted from the power of ten just below the smallest σ drawn,
     so it never goes negative: orders of magnitude on a sequential scale, not a signed
     value. The colour bar and the hover give σ itself."""
+    check_shape("result.singular_values", result.singular_values, (len(result.d_heads), None))
     sv = result.singular_values
     tiny = sv <= 1e-6 * sv[:, :1]
     logs = np.log10(np.where(tiny, 1.0, sv))
@@ -99,7 +104,9 @@ def singular_value_chart(result: RankLimitResult) -> go.Figure:
 
 def rank_patterns(result: RankLimitResult, d_heads: list[int]) -> go.Figure:
     """The target pattern beside the fitted patterns at the chosen d_heads."""
-    n = result.target.shape[0]
+    n = len(result.target)
+    check_shape("result.target", result.target, (n, n))
+    check_shape("result.fitted", result.fitted, (len(result.d_heads), n, n))
     tokens = [f"t{i}" for i in range(n)]
     chosen = [d for d in dict.fromkeys(d_heads) if 1 <= d <= result.d_heads[-1]]
     maps = np.stack([result.target, *(result.fitted[d - 1] for d in chosen)])

@@ -9,7 +9,6 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
-from attention.experiments.slicing import sliced, stacked
 from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     PAGE_TITLE_CHARS,
@@ -65,12 +64,21 @@ def slice_share_chart(shares: Mapping[str, np.ndarray]) -> go.Figure:
     return figure(data, framed_layout(layout, 360))
 
 
-def slicing_figure(w_q: np.ndarray, title_chars: int = PAGE_TITLE_CHARS) -> go.Figure:
-    """W_Q (h, d_model, d_head) as one d_model × h·d_head matrix, each head's column block
-    under a bar of its colour (left), beside the block-diagonal matrix slicing would mean;
+def slicing_figure(
+    whole: np.ndarray, cut: np.ndarray, n_heads: int, title_chars: int = PAGE_TITLE_CHARS
+) -> go.Figure:
+    """W_Q as one d_model × h·d_head matrix `whole`, each of the `n_heads` heads' column
+    blocks under a bar of its colour (left), beside `cut`, the block-diagonal matrix
+    slicing would mean (both from attention.experiments.slicing.slicing_matrices);
     `title_chars` as in grid.grid."""
-    n_heads, d_model, d_head = w_q.shape
-    whole, cut = stacked(w_q), stacked(sliced(w_q))
+    check_shape("whole", whole, (None, None))
+    d_model, columns = np.shape(whole)
+    if n_heads < 1 or columns % n_heads:
+        raise ValueError(
+            f"whole should have shape (any, a multiple of n_heads={n_heads}), got {np.shape(whole)}"
+        )
+    check_shape("cut", cut, (d_model, columns))
+    d_head = columns // n_heads
     custom = np.broadcast_to(np.arange(n_heads * d_head) // d_head + 1, whole.shape)
     titles = [
         "W_Q as it is: every head reads every coordinate",

@@ -9,6 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention.experiments.training.train import Comparison
+from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     figure,
     framed_layout,
@@ -29,6 +30,8 @@ SMOOTHING = 25  # steps in the running mean drawn over the raw training loss
 def loss_curves(curves: Mapping[str, np.ndarray], steps: int) -> go.Figure:
     """Training loss per variant (label → losses so far): raw per-batch loss faint, its
     running mean over SMOOTHING steps bold; the x axis spans all `steps`."""
+    for label, losses in curves.items():
+        check_shape(f"losses of {label}", losses, (None,))
     data = []
     for (label, losses), (color, dash) in zip(curves.items(), LAYOUT_STYLES, strict=False):
         x = np.arange(1, len(losses) + 1)
@@ -81,6 +84,8 @@ def seed_spread(
 ) -> go.Figure:
     """Every seed's final accuracy as a dot per variant, so the spread is visible; with
     the chance level 1/n_symbols² and 1/n_symbols (one answer known, one guessed)."""
+    for key, values in summary.items():
+        check_shape(f"accuracy of {key}", values["accuracy"], (len(seeds),))
     data = [
         {
             "type": "scatter",
@@ -125,6 +130,8 @@ def head_maps(comparison: Comparison) -> go.Figure:
     keys = list(comparison.results)
     maps = {key: comparison.example_weights(key) for key in keys}
     labels = unique_labels(comparison.example_tokens)
+    for key, weights in maps.items():
+        check_shape(f"example weights of {key}", weights, (None, len(labels)))
     panels, layout = grid(
         len(keys),
         1,

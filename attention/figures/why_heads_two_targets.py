@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention.experiments.two_targets import ONE_HEAD_FLOOR, TwoTargetResult
+from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     figure,
     framed_layout,
@@ -25,6 +26,8 @@ from attention.figures.base.text import percent, unique_labels
 def two_target_figure(tokens: Sequence[str], result: TwoTargetResult) -> go.Figure:
     """The query's weights over the tokens: one head (left), two heads (right); the two
     targets' columns shaded."""
+    check_shape("result.one_head", result.one_head, (len(tokens),))
+    check_shape("result.two_heads", result.two_heads, (2, len(tokens)))
     labels = unique_labels(list(tokens))
     query = labels[result.query]
     one, two = result.one_head_fetch, result.two_heads_fetch
@@ -82,6 +85,8 @@ def two_target_figure(tokens: Sequence[str], result: TwoTargetResult) -> go.Figu
 
 def two_target_curves(result: TwoTargetResult) -> go.Figure:
     """The objective during the fit, with the floor one head can never go below."""
+    check_shape("result.one_head_loss", result.one_head_loss, (None,))
+    check_shape("result.two_heads_loss", result.two_heads_loss, np.shape(result.one_head_loss))
     steps = np.arange(1, len(result.one_head_loss) + 1)
     data = [
         {

@@ -20,7 +20,7 @@ from attention.geometry.planes import hidden_state_paths
 from attention.models.pretrained import ModelError
 from attention.teaching.narration import block as narration
 from attention.teaching.narration.block import LAYER_NORMS
-from ui import block_data
+from ui import block_data, url_params
 from ui.charts import show_chart
 from ui.data import ScenarioRun
 from ui.real_model import minilm_reads, pretrained_model, run_real
@@ -35,10 +35,11 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
     tokens = run.tokens
     st.header("1 · What one block does to each token")
     left, right = st.columns(2)
+    norms = url_params.picked("block_norm")
     norm_label = left.radio(
         "Where the LayerNorm sits",
-        ["post-LN", "pre-LN"],
-        captions=[LAYER_NORMS[n][1] for n in ("post-LN", "pre-LN")],
+        **norms,
+        captions=[LAYER_NORMS[n][1] for n in norms["options"]],
         key="block_norm",
         bind="query-params",
         horizontal=True,
@@ -47,7 +48,7 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
     activation = ACTIVATIONS[
         right.radio(
             "Feed-forward activation",
-            list(ACTIVATIONS),
+            **url_params.picked("block_act"),
             key="block_act",
             bind="query-params",
             horizontal=True,
@@ -100,10 +101,14 @@ def what_the_feed_forward_reads(scenario: Scenario, norm: str, activation: str) 
         layers = 0
     layer, real = 0, None
     if layers:
+        limits = url_params.bounds("block_reads_layer")  # the loaded model's layers bound it
         layer = st.select_slider(
-            "MiniLM layer to compare", range(1, layers + 1), value=1, key="block_reads_layer",
+            "MiniLM layer to compare",
+            range(limits["min_value"], min(limits["max_value"], layers) + 1),
+            value=limits["value"],
+            key="block_reads_layer",
             bind="query-params",
-        )  # fmt: skip
+        )
         real = minilm_reads(layer)
     st.markdown(narration.reads_sentence(toy, real, layer))
     show_chart(head_reads_figure(narration.reads_panels(toy, real, layer)), key="block_reads")

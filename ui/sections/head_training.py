@@ -16,6 +16,7 @@ from attention.experiments.training.train import Comparison, TrainingConfig, see
 from attention.figures import tables
 from attention.figures.why_heads_training import head_maps, loss_curves, seed_spread
 from attention.teaching.narration import why_heads as narration
+from ui import url_params
 from ui import why_heads as exp
 from ui.charts import show_chart
 from ui.markdown import literal
@@ -55,42 +56,33 @@ def train_live(config: TrainingConfig, seed: int, title: str) -> Comparison:
 
 
 def _training_config() -> TrainingConfig:
-    """The six training knobs in one row, bound to the URL."""
-    default = TrainingConfig()
+    """The six training knobs in one row, bound to the URL; their defaults and bounds
+    are the URL table's."""
     cols = st.columns(6)
     d_model = cols[0].select_slider(
-        "d_model", [16, 32, 64], value=default.d_model, key="wh_d_model", bind="query-params"
+        "d_model", **url_params.bounds("wh_d_model"), key="wh_d_model", bind="query-params"
     )
     heads = cols[1].select_slider(
-        "heads h", [2, 4, 8], value=default.n_heads, key="wh_heads", bind="query-params"
+        "heads h", **url_params.bounds("wh_heads"), key="wh_heads", bind="query-params"
     )
     symbols = cols[2].slider(
-        "symbols", 2, 16, default.n_symbols, key="wh_symbols", bind="query-params"
+        "symbols", **url_params.bounds("wh_symbols"), key="wh_symbols", bind="query-params"
     )
     seq_len = cols[3].slider(
         f"tokens before {TASK_TEXTS.query}",
-        3,
-        16,
-        default.seq_len,
+        **url_params.bounds("wh_seq_len"),
         key="wh_seq_len",
         bind="query-params",
     )
     noise = cols[4].slider(
         "noise",
-        0.0,
-        1.5,
-        default.noise,
-        step=0.1,
+        **url_params.bounds("wh_noise"),
         key="wh_noise",
         bind="query-params",
         help="Std of fresh Gaussian noise added to every coordinate of every token vector.",
     )
     steps = cols[5].select_slider(
-        "steps",
-        [300, 600, 1000, 1500, 2000, 3000],
-        value=default.steps,
-        key="wh_steps",
-        bind="query-params",
+        "steps", **url_params.bounds("wh_steps"), key="wh_steps", bind="query-params"
     )
     return TrainingConfig(
         d_model=d_model, n_heads=heads, n_symbols=symbols, seq_len=seq_len, noise=noise, steps=steps

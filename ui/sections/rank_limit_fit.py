@@ -15,20 +15,9 @@ from attention.figures.why_heads_rank_limit import (
     singular_value_chart,
 )
 from attention.teaching.narration import why_heads as narration
+from ui import url_params
 from ui import why_heads as exp
 from ui.charts import show_chart
-
-SCORE_LIMITS = {
-    0.001: "moderate scores (penalty 10⁻³ · Σ S²)",
-    0.0001: "large scores allowed (penalty 10⁻⁴)",
-    0.0: "no limit on score size",
-}
-PATTERN_NAMES = {
-    "permutation": "random permutation",
-    "previous": "previous token",
-    "soft": "random soft pattern",
-    "drawn": "drawn by you",
-}
 
 
 def drawn_pattern(n: int) -> np.ndarray | None:
@@ -61,16 +50,16 @@ def rank_limit(seed: int, mha: MultiHeadAttention) -> None:
     kinds = {**PATTERNS, "drawn": "drawn by you: tick the keys each query attends to"}
     kind = cols[0].selectbox(
         "Target pattern",
-        list(kinds),
-        format_func=PATTERN_NAMES.get,
+        **url_params.bounds("wh_pattern"),
         key="wh_pattern",
         bind="query-params",
     )
-    n = cols[1].slider("Tokens n", 2, 16, 8, key="wh_rank_n", bind="query-params")
+    n = cols[1].slider(
+        "Tokens n", **url_params.bounds("wh_rank_n"), key="wh_rank_n", bind="query-params"
+    )
     penalty = cols[2].selectbox(
         "Score size",
-        list(SCORE_LIMITS),
-        format_func=SCORE_LIMITS.get,
+        **url_params.bounds("wh_penalty"),
         key="wh_penalty",
         bind="query-params",
     )

@@ -13,6 +13,7 @@ from attention.geometry.head_spaces import head_layout
 from attention.models import translation
 from attention.models.translation.pronoun import choose_pronoun
 from attention.teaching.narration import translation as narration
+from ui import url_params
 from ui.charts import show_chart
 from ui.markdown import literal
 from ui.translation import run_translation
@@ -153,8 +154,7 @@ def _one_cross_head(
     with controls:
         head = st.selectbox(
             "Cross-attention head in one picture",
-            range(len(translation.HEADS["cross"])),
-            format_func=lambda h: titles[h],
+            **url_params.bounds("block_cross_head"),
             key="block_cross_head",
             bind="query-params",
         )

@@ -10,6 +10,19 @@ from attention.experiments.training.summary import LayoutFacts
 from attention.teaching.markdown import literal
 from attention.teaching.wording import plural
 
+# The rank-limit section's choices as its select boxes (and so its links) word them.
+SCORE_LIMITS = {
+    0.001: "moderate scores (penalty 10⁻³ · Σ S²)",
+    0.0001: "large scores allowed (penalty 10⁻⁴)",
+    0.0: "no limit on score size",
+}
+PATTERN_NAMES = {
+    "permutation": "random permutation",
+    "previous": "previous token",
+    "soft": "random soft pattern",
+    "drawn": "drawn by you",
+}
+
 TWO_TARGETS_MIN_TOKENS = 3  # a query and two targets
 
 
