@@ -105,3 +105,12 @@ def test_a_junk_value_is_shown_literally_in_its_notice():
     (notice,) = notices
     assert "<b>" not in notice and "&lt;b&gt;" in notice
     assert "\\*\\*\\[x\\]\\(http\\:" in notice
+
+
+@pytest.mark.parametrize("name", ["wh_query", "wh_target_a", "wh_target_b"])
+def test_token_picks_read_the_label_a_select_box_writes(name):
+    row = url_params.row(name)
+    assert row.read("2 · sat") == (2, None)
+    assert row.read("7") == (7, None)
+    value, notice = row.read("sat")
+    assert value == row.default and "index · token" in notice

@@ -114,6 +114,21 @@ def labelled(name: str, labels: Mapping[object, str], default: object) -> Param:
     return replace(row, widget=widget)
 
 
+def token_pick(name: str, default: int) -> Param:
+    """A select box over the sentence's tokens, shown (and so written into the link) as
+    "i · token": the row reads the index i (a bare i too). Its options come from the
+    sentence, so the page gives the widget its own bounds and starting token."""
+
+    def parse(raw: str) -> int:
+        value = int(raw.split(" · ", 1)[0])
+        if not 0 <= value <= MAX_FOCUS:
+            raise ValueError
+        return value
+
+    allowed = f"a token written as “index · token”, index from 0 to {MAX_FOCUS}"
+    return Param(name, default, parse, allowed, fallback="the page picks the token")
+
+
 def flag(name: str, default: bool) -> Param:
     """On or off, written 1/0 (true/false also read)."""
 
@@ -209,9 +224,9 @@ ROWS = (
     text("block_source", EXAMPLES[0].english, 400),
     text("block_target", EXAMPLES[0].german, 400),
     labelled("block_cross_head", dict(enumerate(head_titles("cross"))), 0),
-    whole("wh_query", 1, 0, MAX_FOCUS),
-    whole("wh_target_a", 0, 0, MAX_FOCUS),
-    whole("wh_target_b", 0, 0, MAX_FOCUS),
+    token_pick("wh_query", 1),
+    token_pick("wh_target_a", 0),
+    token_pick("wh_target_b", 0),
     labelled("wh_pattern", PATTERN_NAMES, "permutation"),
     whole("wh_rank_n", 8, 2, 16),
     labelled("wh_penalty", SCORE_LIMITS, 0.001),
