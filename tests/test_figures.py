@@ -41,13 +41,14 @@ from attention.figures import (
     why_heads_two_targets,
 )
 from attention.figures import head_spaces as head_space_views
-from attention.figures.base.palette import DIVERGING_SCALE, signed_axis
+from attention.figures.base.palette import DIVERGING_SCALE, HEAD_COLORS, signed_axis
 from attention.figures.base.plane_tiles import PlaneTiles
 from attention.figures.base.points import MAX_SVG_POINTS
 from attention.geometry.head_spaces import head_layout, head_spaces
 from attention.geometry.planes import hidden_state_paths
 from attention.geometry.pooling import pool_attention
 from tests.apptest import array, colour_scale, grid_maps, tile_boxes, tile_spans
+from tests.colour_science import contrast
 
 MODULES = (
     attention_maps,
@@ -515,3 +516,31 @@ def test_pictures_of_more_points_than_svg_draws_fast_use_webgl(inputs):
         assert "scattergl" in {kind for _, kind in points}
         small = build(inputs["spaces"], TOKENS, inputs["trace"].weights, 2).to_dict()["data"]
         assert "scattergl" not in {t["type"] for t in small}
+
+
+def _font_colors(node: object, under_font: bool = False) -> list[str]:
+    """Every colour a figure dict gives to text (fonts of titles, annotations, labels)."""
+    if isinstance(node, dict):
+        found = [node["color"]] if under_font and isinstance(node.get("color"), str) else []
+        for key, value in node.items():
+            found += _font_colors(value, key.endswith("font"))
+        return found
+    if isinstance(node, list | tuple):
+        return [color for item in node for color in _font_colors(item)]
+    return []
+
+
+def test_text_in_a_heads_colour_reads_at_4_5_on_white(inputs):
+    """Titles and labels drawn in a head's colour are drawn in it whole (no
+    transparency that would thin it out), so they keep the palette's text contrast."""
+    heads = {color.upper() for color in HEAD_COLORS}
+    coloured = 0
+    for name, fig in _figures(inputs):
+        for color in _font_colors(fig.to_dict()):
+            if color.upper() in heads:
+                coloured += 1
+                assert contrast(color, "#FFFFFF") >= 4.5, (name, color)
+            elif color.startswith("rgba("):  # a head's colour made transparent
+                rgb = "#" + "".join(f"{int(v):02X}" for v in color[5:-1].split(",")[:3])
+                assert rgb not in heads, (name, color)
+    assert coloured > 0  # the lecture, the maps' titles and the training labels use them

@@ -1,7 +1,14 @@
 """One colour per head, the same on every page, and the shared colour scales.
 
-Heads 1–6 use Okabe & Ito's colour-blind-safe set (without its black and yellow, which
-vanish on a projector); heads 7–16 continue with Paul Tol's muted set. Attention weights
+Head colours are titles and labels as well as marks, so every one reads as text on the
+charts' white background (WCAG contrast ≥ 4.5:1), and the set stays apart for every
+colour vision: the smallest CIEDE2000 difference between two heads is ≥ 8 under normal
+vision and simulated deuteranopia, protanopia and tritanopia (≥ 12 among the first four,
+the default count; tests/test_colours.py measures both). Heads 1–4 keep the hues of Okabe
+& Ito's set (vermillion, blue, green, reddish purple), darkened to text contrast; heads
+5–16 were chosen by a max-min search over that contrast limit, each next head the one
+farthest from those before it, so fewer heads are further apart. Head numbers on marks
+and the Q/K/V symbols carry the same meaning without colour. Attention weights
 use one sequential scale (white → dark blue) everywhere, so 0–1 reads the same on every
 chart. Signed values (head outputs, activations, entries of W_Q) use one diverging scale,
 ColorBrewer's RdBu in its natural order: negative = red, zero = near-white, positive =
@@ -15,22 +22,22 @@ import numpy as np
 from plotly.colors import get_colorscale
 
 HEAD_COLORS = (
-    "#E69F00",  # orange
-    "#56B4E9",  # sky blue
-    "#009E73",  # bluish green
+    "#C15500",  # vermillion
     "#0072B2",  # blue
-    "#D55E00",  # vermillion
-    "#CC79A7",  # reddish purple
-    "#332288",  # indigo
-    "#DDCC77",  # sand
-    "#117733",  # green
-    "#882255",  # wine
-    "#44AA99",  # teal
-    "#999933",  # olive
-    "#AA4499",  # purple
-    "#CC6677",  # rose
-    "#88CCEE",  # cyan
-    "#555555",  # dark grey
+    "#005A2D",  # green
+    "#A51E78",  # reddish purple
+    "#966969",  # rosy brown
+    "#1E00E1",  # ultramarine
+    "#4B2D4B",  # aubergine
+    "#780000",  # maroon
+    "#A5002D",  # crimson
+    "#874B5A",  # mauve
+    "#690069",  # plum
+    "#3C69FF",  # royal blue
+    "#1E873C",  # leaf green
+    "#D200A5",  # magenta
+    "#2D3CFF",  # blue violet
+    "#5A00A5",  # indigo
 )
 QUERY_SYMBOL, KEY_SYMBOL, VALUE_SYMBOL, OUTPUT_SYMBOL = "circle", "diamond-open", "square", "star"
 TOKEN_COLOR = "#333333"  # points of the original embedding space (no head yet)
