@@ -16,6 +16,7 @@ from attention.geometry.head_spaces import HeadSpaces, agreement_range, neighbou
 from attention.teaching.narration import head_spaces as narration
 from ui import data
 from ui.charts import show_chart
+from ui.pooled_maps import maps_to_draw
 from ui.sidebar import FOCUS_CHART, focus_from_click, scenario_run, scenario_sidebar
 
 
@@ -95,15 +96,13 @@ with pictures:
 with maps:
     show_chart(
         attention_grid(
-            trace.weights,
-            tokens,
-            scores=trace.scores,
-            allowed=trace.mask,
+            **maps_to_draw(
+                trace.weights, tokens, scores=trace.scores, allowed=trace.mask, self_attention=True
+            ),
             columns=columns,
             panel_px=300 if beside else 320,
             title_chars=title_chars,
             colorbar_below=beside,
-            self_attention=True,
         ),
         key="heatmap_chart",
     )

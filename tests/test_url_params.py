@@ -57,7 +57,7 @@ def test_a_junk_link_keeps_its_good_values():
 
 
 def test_every_key_bound_to_the_url_is_a_row():
-    sources = [*ROOT.glob("pages/*.py"), *ROOT.glob("ui/*.py")]
+    sources = [*ROOT.glob("pages/*.py"), *ROOT.glob("ui/**/*.py")]
     bound = re.compile(r"key=(f?)[\"']([^\"'{]+)[^\"']*[\"'][^()]*?bind=\"query-params\"", re.S)
     keys = set()
     for path in sources:

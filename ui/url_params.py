@@ -16,6 +16,7 @@ from attention.analysis.heads_off import SCORE_VIEWS
 from attention.analysis.rank_collapse import MAX_DEPTH
 from attention.models.translation import EXAMPLES
 from attention.teaching.lesson.content import lesson_text
+from attention.teaching.narration.attention_maps import SOURCE_WEIGHTS, TRANSLATION_WEIGHTS
 from attention.teaching.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
 
 MAX_TEXT_CHARS = 5000
@@ -173,11 +174,7 @@ ROWS = (
     ),
     # page widgets bound with bind="query-params"
     choice("hs_stage", "before", ("before", *(f"head {h}" for h in range(1, MAX_HEADS + 1)))),
-    choice(
-        "maps_cross_weights",
-        "the sidebar source's heads",
-        ("the sidebar source's heads", "hand-built translation heads"),
-    ),
+    choice("maps_cross_weights", SOURCE_WEIGHTS, (SOURCE_WEIGHTS, TRANSLATION_WEIGHTS)),
     flag("maps_only_focus", False),
     choice("maps_kind", "self", ("self", "cross")),
     text("maps_second", DEFAULT_SECOND_TEXT, 2000),
@@ -221,6 +218,23 @@ def row(name: str) -> Param:
 def bounds(name: str) -> dict:
     """The widget keyword arguments (bounds, options, default) of a parameter."""
     return dict(TABLE[name].widget)
+
+
+def default(name: str) -> object:
+    """A parameter's default: the value a widget starts from and a link leaves out."""
+    return TABLE[name].default
+
+
+def options(name: str) -> list:
+    """The choices of a `choice` parameter, in order (a segmented control's or a
+    selectbox's options)."""
+    return list(TABLE[name].widget["options"])
+
+
+def whole_range(name: str) -> range:
+    """The whole numbers a `whole` parameter allows, as a selectbox's options."""
+    widget = TABLE[name].widget
+    return range(widget["min_value"], widget["max_value"] + 1)
 
 
 def read(params: Mapping[str, str], names: tuple[str, ...]) -> tuple[dict, list[str]]:
