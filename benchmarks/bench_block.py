@@ -42,6 +42,7 @@ from benchmarks.common import (
     print_table,
 )
 from harness.browser import ROOT
+from ui.pooled_maps import maps_to_draw
 
 TOKENS = (8, 16, 32, 64)
 WIDTHS = ((64, 4, "default"), (384, 16, "widest"))
@@ -86,12 +87,16 @@ def translation_part(model, n):
     source, target = list(example.source_tokens), list(example.target_tokens)
     cross = example.decoder.sublayers[1].detail
     _serialise(
-        attention_grid(example.encoder_weights, source, columns=2, self_attention=True),
         attention_grid(
-            example.decoder_weights,
-            target,
-            allowed=example.decoder.sublayers[0].detail.mask,
-            self_attention=True,
+            **maps_to_draw(example.encoder_weights, source, self_attention=True), columns=2
+        ),
+        attention_grid(
+            **maps_to_draw(
+                example.decoder_weights,
+                target,
+                allowed=example.decoder.sublayers[0].detail.mask,
+                self_attention=True,
+            )
         ),
         attention_grid(example.cross_weights, target, source, columns=2),
         joint_query_key_figure(

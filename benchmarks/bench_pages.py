@@ -29,6 +29,7 @@ from attention.geometry.head_spaces import head_spaces, neighbours
 from attention.models.toy import toy_inputs
 from benchmarks.common import median_seconds, print_table
 from harness.browser import ROOT
+from ui.pooled_maps import maps_to_draw
 from ui.scenario import DEFAULT_TEXT
 
 LONG_TEXT = "The quick brown fox jumps over the lazy dog while seven owls watch. " * 6
@@ -48,7 +49,7 @@ def steps(text: str, d_model: int, heads: int) -> dict[str, float]:
         "figure: values": lambda: values_figure(spaces, tokens, w, 1),
         "figure: motion": lambda: motion_figure(spaces, tokens),
         "figure: heatmaps": lambda: attention_grid(
-            w, tokens, scores=trace.scores, self_attention=True
+            **maps_to_draw(w, tokens, scores=trace.scores, self_attention=True)
         ),
         "figure: lines": lambda: attention_lines(w, tokens, tokens, list(range(min(heads, 4)))),
     }

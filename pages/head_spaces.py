@@ -14,8 +14,9 @@ from attention.figures.head_spaces import (
 from attention.figures.tables import neighbour_table, rank_correlation_table
 from attention.geometry.head_spaces import HeadSpaces, agreement_range, neighbours
 from attention.teaching.narration import head_spaces as narration
-from ui import data
+from ui import data, url_params
 from ui.charts import show_chart
+from ui.pooled_maps import maps_to_draw
 from ui.sidebar import FOCUS_CHART, focus_from_click, scenario_run, scenario_sidebar
 
 
@@ -23,17 +24,17 @@ from ui.sidebar import FOCUS_CHART, focus_from_click, scenario_run, scenario_sid
 def stepped_motion(spaces: HeadSpaces, tokens: list[str], n_heads: int) -> None:
     """The before → after animation and its stage picker; a fragment, so stepping
     through the heads reruns (and redraws) this chart alone."""
-    stages = ["before", *(f"head {h + 1}" for h in range(n_heads))]
+    stages = url_params.options("hs_stage")[: n_heads + 1]  # before, then each head
+    before = url_params.default("hs_stage")
     stage = st.segmented_control(
         "Step through the heads (or press ▶ Play in the chart)",
         stages,
-        default="before",
+        default=before,
         key="hs_stage",
         bind="query-params",
     )
-    show_chart(
-        motion_figure(spaces, tokens, start=stages.index(stage or "before")), key="motion_chart"
-    )
+    start = stages.index(stage or before)
+    show_chart(motion_figure(spaces, tokens, start=start), key="motion_chart")
     st.caption(
         "Press ▶ Play: the tokens split into a query (●) and a key (◇) in every head, "
         "resting on each head before moving on."
@@ -95,15 +96,13 @@ with pictures:
 with maps:
     show_chart(
         attention_grid(
-            trace.weights,
-            tokens,
-            scores=trace.scores,
-            allowed=trace.mask,
+            **maps_to_draw(
+                trace.weights, tokens, scores=trace.scores, allowed=trace.mask, self_attention=True
+            ),
             columns=columns,
             panel_px=300 if beside else 320,
             title_chars=title_chars,
             colorbar_below=beside,
-            self_attention=True,
         ),
         key="heatmap_chart",
     )

@@ -4,7 +4,7 @@ grid, one head large, role scores per head, and the tokens' path through the lay
 import numpy as np
 import streamlit as st
 
-from attention.analysis.head_metrics import describe_head, uniform_entropy_bits
+from attention.analysis.head_metrics import describe_head
 from attention.analysis.head_roles import ENTROPY, ROLES
 from attention.figures.attention_maps import MAX_GRID_CELLS
 from attention.figures.real_model import (
@@ -18,12 +18,11 @@ from attention.figures.tables import role_table
 from attention.geometry.planes import hidden_state_paths
 from attention.geometry.pooling import pool_attention
 from attention.models.pretrained import ModelConfig, ModelTrace
-from attention.teaching.wording import blocks_note
+from attention.teaching.narration import real_model as narration
+from ui import url_params
 from ui.charts import loading_plotly_meanwhile, show_chart
 from ui.real_model import model_or_stop, pretrained_model, run_real
 from ui.sidebar import scenario_sidebar
-
-NO_ROLE = "nothing (weights only)"
 
 
 def _open_table_row() -> None:
@@ -32,25 +31,6 @@ def _open_table_row() -> None:
     if rows:
         layer, head = divmod(rows[0], pretrained_model().config.heads)
         st.session_state["real_layer"], st.session_state["real_head"] = layer + 1, head + 1
-
-
-def grid_note(n: int, role: str | None) -> str:
-    """The caption under the grid: how to read it, the pooling and the role frames."""
-    note = (
-        "Each small map: rows are queries, columns are keys, darker means more weight; "
-        "hover for tokens and numbers. The framed map is the head opened below."
-    )
-    if n > GRID_BLOCKS:
-        note += (
-            f" Your text has {n} tokens, so each small map is simplified to "
-            f"{blocks_note(n, GRID_BLOCKS)}; the large map below is full size."
-        )
-    if role is not None:
-        note += (
-            f" Frames and numbers above the maps: each head's “{role}” score; the frame "
-            "colours run from 0 to the largest head's score."
-        )
-    return note
 
 
 def _send_layer_to_head_spaces() -> None:
@@ -63,21 +43,21 @@ def _send_layer_to_head_spaces() -> None:
 def heads_view(trace: ModelTrace, roles: dict[str, np.ndarray], cfg: ModelConfig) -> None:
     """The grid, the opened head up close and the way to Head spaces: their controls
     (role colouring, layer, head, stretch) rerun only this part of the page."""
-    st.header(f"All {cfg.layers * cfg.heads} heads at once")
+    st.header(narration.all_heads_title(cfg.layers, cfg.heads))
     pick_role, pick_layer, pick_head = st.columns([2, 1, 1])
     role = pick_role.selectbox(
         "Colour the grid by a role",
-        [NO_ROLE, *ROLES, ENTROPY],
+        url_params.options("real_role"),
         key="real_role",
         bind="query-params",
     )
     layer = pick_layer.selectbox(
-        "Open layer", range(1, cfg.layers + 1), key="real_layer", bind="query-params"
+        "Open layer", url_params.whole_range("real_layer"), key="real_layer", bind="query-params"
     )
     head = pick_head.selectbox(
-        "Open head", range(1, cfg.heads + 1), key="real_head", bind="query-params"
+        "Open head", url_params.whole_range("real_head"), key="real_head", bind="query-params"
     )
-    role = None if role == NO_ROLE else role
+    role = None if role == url_params.NO_ROLE else role
     show_chart(
         head_grid_figure(
             pool_attention(trace.attentions, GRID_BLOCKS),
@@ -88,13 +68,10 @@ def heads_view(trace: ModelTrace, roles: dict[str, np.ndarray], cfg: ModelConfig
         ),
         key="real_grid",
     )
-    st.caption(grid_note(len(trace.tokens), role))
+    st.caption(narration.grid_note(len(trace.tokens), role, GRID_BLOCKS))
     close_up(trace, roles, layer, head)
     st.header("Look inside one layer")
-    st.markdown(
-        f"The **Head spaces** page can show layer {layer}'s {cfg.heads} trained heads: its "
-        "input vectors projected into each head's query/key space."
-    )
+    st.markdown(narration.head_spaces_link(layer, cfg.heads))
     st.button(
         f"Open layer {layer} in Head spaces",
         key="real_to_head_spaces",
@@ -112,6 +89,7 @@ def close_up(trace: ModelTrace, roles: dict[str, np.ndarray], layer: int, head: 
     weights = trace.attentions[layer - 1, head - 1]
     stretch = facts.toggle(
         "Stretch the colours to this head's largest weight",
+        **url_params.bounds("real_stretch"),
         key="real_stretch",
         bind="query-params",
         help="Long texts spread attention thin: on the shared 0–1 scale most cells look white.",
@@ -123,11 +101,7 @@ def close_up(trace: ModelTrace, roles: dict[str, np.ndarray], layer: int, head: 
     )
     facts.markdown(f"**Pattern:** {describe_head(weights)}")
     scores = {name: values[layer - 1, head - 1] for name, values in roles.items()}
-    facts.markdown(
-        "\n".join(f"- {name}: **{scores[name]:.0%}** of its attention" for name in ROLES)
-        + f"\n- entropy: **{scores[ENTROPY]:.2f} bits** (spread evenly over all {n} tokens "
-        f"it would be {uniform_entropy_bits(n):.2f} bits)"
-    )
+    facts.markdown(narration.role_scores({r: scores[r] for r in ROLES}, scores[ENTROPY], n))
 
 
 scenario = scenario_sidebar(text_only=True)
@@ -135,11 +109,7 @@ st.title("Inside a real model")
 
 model = model_or_stop()
 cfg = model.config
-st.markdown(
-    f"**{cfg.name}** is a trained BERT encoder: {cfg.layers} layers × {cfg.heads} heads, "
-    f"d_model = {cfg.d_model}, d_head = {cfg.d_head}. Every map below is computed in NumPy "
-    "by the same attention engine as the other pages, with the model's real weights."
-)
+st.markdown(narration.model_sentence(cfg.name, cfg.layers, cfg.heads, cfg.d_model, cfg.d_head))
 if model.files.is_default:
     st.caption("Weights and tokenizer checked against the official release's SHA-256.")
 
@@ -153,13 +123,13 @@ trace, roles = result.trace, result.roles
 n = len(trace.tokens)
 if trace.notice:
     st.warning(trace.notice)
-token_list = f"**{n} WordPiece tokens** (the model's own pieces, with `[CLS]` and `[SEP]`)"
-if n <= MAX_GRID_CELLS:
-    st.markdown(token_list + ":")
-    st.text(" · ".join(trace.tokens))
-else:
+token_list = narration.tokens_label(n)
+if narration.tokens_folded(n, MAX_GRID_CELLS):
     with st.expander(token_list):
         st.text(" · ".join(trace.tokens))
+else:
+    st.markdown(token_list + ":")
+    st.text(" · ".join(trace.tokens))
 
 heads_view(trace, roles, cfg)
 
@@ -189,12 +159,4 @@ st.header("How each layer moves the tokens")
 show_chart(
     layer_path_figure(hidden_state_paths(trace.hidden_states), trace.tokens), key="real_paths"
 )
-st.caption(
-    "Every token's vector after the embeddings and after each layer, all projected by one "
-    "PCA so the moves are comparable; the grey line joins one token's positions. "
-    + (
-        "Tokens are named at their embedding point."
-        if n <= MAX_NAMED_TOKENS
-        else "Hover for the token."
-    )
-)
+st.caption(narration.paths_caption(n, MAX_NAMED_TOKENS))

@@ -49,6 +49,7 @@ from attention.geometry.planes import hidden_state_paths
 from attention.geometry.pooling import pool_attention
 from tests.apptest import array, colour_scale, grid_maps, tile_boxes, tile_spans
 from tests.colour_science import contrast
+from ui.pooled_maps import maps_to_draw
 
 MODULES = (
     attention_maps,
@@ -121,7 +122,9 @@ def _builders(i: dict) -> dict:
             lambda: attention_maps.attention_grid(
                 trace.weights, tokens, scores=trace.scores, allowed=trace.mask
             ),
-            lambda: attention_maps.attention_grid(i["long"][0], long_tokens, self_attention=True),
+            lambda: attention_maps.attention_grid(
+                **maps_to_draw(i["long"][0], long_tokens, self_attention=True)
+            ),
         ],
         "rank_patterns": [lambda: why_heads_rank_limit.rank_patterns(i["rank"], [1, 2, 9])],
         "head_grid_figure": [

@@ -114,3 +114,18 @@ def test_token_picks_read_the_label_a_select_box_writes(name):
     assert row.read("7") == (7, None)
     value, notice = row.read("sat")
     assert value == row.default and "index · token" in notice
+
+
+def test_widget_helpers_read_the_rows_choices_default_and_range():
+    row = url_params.row("maps_kind")
+    assert url_params.options("maps_kind") == list(row.widget["options"]) == ["self", "cross"]
+    assert url_params.default("maps_kind") == row.default == "self"
+    layers = url_params.whole_range("real_layer")
+    assert layers[0] == row_min("real_layer") and layers[-1] == url_params.MINILM_SHAPE[0]
+    for value in layers:  # every value the selectbox offers reads back from its link form
+        assert url_params.row("real_layer").read(str(value)) == (value, None)
+    assert url_params.row("real_layer").read(str(layers[-1] + 1))[1] is not None
+
+
+def row_min(name: str) -> int:
+    return url_params.bounds(name)["min_value"]

@@ -18,6 +18,7 @@ from attention.experiments.training.train import TrainingConfig
 from attention.models.translation import EXAMPLES, head_titles
 from attention.teaching.lesson.content import lesson_text
 from attention.teaching.markdown import literal
+from attention.teaching.narration.attention_maps import SOURCE_WEIGHTS, TRANSLATION_WEIGHTS
 from attention.teaching.narration.why_heads import PATTERN_NAMES, SCORE_LIMITS
 from attention.teaching.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
 
@@ -203,11 +204,7 @@ ROWS = (
     ),
     # page widgets bound with bind="query-params"
     choice("hs_stage", "before", ("before", *(f"head {h}" for h in range(1, MAX_HEADS + 1)))),
-    choice(
-        "maps_cross_weights",
-        "the sidebar source's heads",
-        ("the sidebar source's heads", "hand-built translation heads"),
-    ),
+    choice("maps_cross_weights", SOURCE_WEIGHTS, (SOURCE_WEIGHTS, TRANSLATION_WEIGHTS)),
     flag("maps_only_focus", False),
     choice("maps_kind", "self", ("self", "cross")),
     text("maps_second", DEFAULT_SECOND_TEXT, 2000),
@@ -258,6 +255,23 @@ def picked(name: str) -> dict:
     arguments: options and index."""
     widget = TABLE[name].widget
     return {"options": widget["options"], "index": widget["options"].index(widget["value"])}
+
+
+def default(name: str) -> object:
+    """A parameter's default: the value a widget starts from and a link leaves out."""
+    return TABLE[name].default
+
+
+def options(name: str) -> list:
+    """The choices of a `choice` parameter, in order (a segmented control's or a
+    selectbox's options)."""
+    return list(TABLE[name].widget["options"])
+
+
+def whole_range(name: str) -> range:
+    """The whole numbers a `whole` parameter allows, as a selectbox's options."""
+    widget = TABLE[name].widget
+    return range(widget["min_value"], widget["max_value"] + 1)
 
 
 def read(params: Mapping[str, str], names: tuple[str, ...]) -> tuple[dict, list[str]]:

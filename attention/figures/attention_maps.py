@@ -6,13 +6,14 @@ Attention weights share one 0–1 colour axis (palette.WEIGHT_AXIS). A grid of m
 heatmap trace on one pair of axes (grid.tiled: the maps side by side with NaN gutters),
 not one subplot or chart per map and not one shape per cell: a toy grid of 8 heads is
 ~10 % faster to redraw than 8 subplots (benchmarks/bench_interaction.py). Long
-self-attention maps are still pooled here to at most `max_cells` blocks per side (see
-attention.geometry.pooling), so pooled rows still sum to 1.
+self-attention maps come in already pooled by the caller (attention.geometry.pooling,
+labelled by `block_labels`): the builders only draw.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -36,12 +37,12 @@ from attention.figures.base.palette import (
 )
 from attention.figures.base.segments import weighted_segments
 from attention.figures.base.text import safe_label, unique_labels
-from attention.geometry.pooling import pool_attention, pool_blocks
+from attention.geometry.pooling import pool_blocks
 
-MAX_GRID_CELLS = 64  # longer maps are pooled to this many blocks per side
+MAX_GRID_CELLS = 64  # callers pool longer maps to this many blocks per side
 
 
-LARGE_MAP_CELLS = 256  # a map drawn large (~520 px): longer ones pooled, ~2 px a block
+LARGE_MAP_CELLS = 256  # a map drawn large (~520 px): callers pool longer ones, ~2 px a block
 
 
 _MAP_GUTTER = 0.12  # space between two maps of a row, per map width
@@ -91,11 +92,10 @@ def attention_grid_parts(
     key_side: str = "key",
     panel_px: int = 320,
     head_colors: bool = True,
-    max_cells: int = MAX_GRID_CELLS,
     square_cells: bool = False,
     title_chars: int = PAGE_TITLE_CHARS,
     colorbar_below: bool = False,
-    self_attention: bool = False,
+    block_starts: Sequence[int] | None = None,
 ) -> tuple[list[dict], dict]:
     """The traces and layout of `attention_grid`, for figures that build on it.
 
@@ -104,14 +104,14 @@ def attention_grid_parts(
     pair of axes instead of one per map is what the browser draws fastest. `allowed` is
     the boolean mask broadcastable to the weights (True = may attend); blocked cells are
     grey. Every map shares the tokens, so they are labelled once, on the outer edges:
-    keys under each column's last map, queries left of the first column. Self-attention
-    maps (`self_attention`: the keys are the queries' own tokens) longer than
-    `max_cells` are pooled into blocks; their hover then shows the pooled
-    weight only, and their axes the first token number of every few blocks (a label per
-    block was an unreadable smear). `square_cells` keeps every cell square, for a map
-    drawn large. Titles wider than their map's share of `title_chars` (the characters
-    across the figure at its narrowest: PAGE_TITLE_CHARS at full page width) break into
-    lines.
+    keys under each column's last map, queries left of the first column. Pooled
+    self-attention maps (attention.geometry.pooling.pool_attention) come with
+    `block_starts`, each block's first token number, and their blocks' labels
+    (`block_labels`) as the tokens: their axes then show the first token number of every
+    few blocks (a label per block was an unreadable smear). `square_cells` keeps every
+    cell square, for a map drawn large. Titles wider than their map's share of
+    `title_chars` (the characters across the figure at its narrowest: PAGE_TITLE_CHARS
+    at full page width) break into lines.
     `colorbar_below` lays the colour bar along the bottom, leaving the width to the maps
     of a grid drawn in a column.
     """
@@ -122,12 +122,11 @@ def attention_grid_parts(
     weights = np.asarray(weights)
     n_heads = weights.shape[0]
     ticks: dict = {}  # every label, or for pooled maps the numbers of a few blocks
-    if self_attention and len(query_tokens) > max_cells:
-        weights = pool_attention(weights, max_cells)
-        scores = allowed = None
-        q_labels = k_labels = block_labels(query_tokens, max_cells)
-        starts = pool_blocks(len(query_tokens), max_cells)
-        ticks = {"shown": [str(s) for s in starts], "step": math.ceil(max_cells / _POOLED_TICKS)}
+    if block_starts is not None:
+        check_shape("block_starts", np.asarray(block_starts), (len(query_tokens),))
+        q_labels, k_labels = list(query_tokens), list(key_tokens)
+        step = math.ceil(len(block_starts) / _POOLED_TICKS)
+        ticks = {"shown": [str(s) for s in block_starts], "step": step}
         query_side, key_side = f"{query_side} · token number", f"{key_side} · token number"
     else:
         q_labels, k_labels = unique_labels(query_tokens), unique_labels(key_tokens)

@@ -181,7 +181,6 @@ def head_figure(
         columns=1,
         panel_px=int(np.clip(18 * n, 480, 740)),
         head_colors=False,
-        max_cells=n,
     )
     layout["annotations"][0]["font"] = {"color": head_color(head), "size": FONT_SIZE + 4}
     if stretch:

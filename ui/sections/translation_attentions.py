@@ -16,6 +16,7 @@ from attention.teaching.narration import translation as narration
 from ui import url_params
 from ui.charts import show_chart
 from ui.markdown import literal
+from ui.pooled_maps import maps_to_draw
 from ui.translation import run_translation
 
 EXAMPLES = {example.label: example for example in translation.EXAMPLES}
@@ -41,14 +42,12 @@ def _maps_beside_heads(
     with maps:
         show_chart(
             attention_grid(
-                weights,
-                query_tokens,
+                **maps_to_draw(weights, query_tokens, **grid_options),
                 titles=titles,
                 columns=2,
                 panel_px=260,
                 title_chars=MAPS_COLUMN_TITLE_CHARS,
                 colorbar_below=True,
-                **grid_options,
             ),
             key=f"block_{kind}",
         )

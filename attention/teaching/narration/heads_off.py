@@ -16,6 +16,7 @@ from attention.analysis.heads_off import (
     extreme_heads,
 )
 from attention.figures.base.text import percent
+from attention.teaching.markdown import literal
 from attention.teaching.wording import plural
 
 Escape = Callable[[str], str]
@@ -113,4 +114,47 @@ def rollout_sentence(
     return (
         text + f"Raw attention's largest weight is on {name(contrast.top_raw)}, "
         f"rollout's on {name(contrast.top_rollout)}."
+    )
+
+
+def intro_sentence(name: str, total_heads: int) -> str:
+    """The page's opening: how many heads the model has and what switching one off means."""
+    return (
+        f"{name} has {total_heads} {plural(total_heads, 'head')}. Michel et al. "
+        "(2019, “Are Sixteen Heads Really Better than One?”) found that many heads of a "
+        "trained model can be switched off at test time with little loss, and a few cannot. "
+        "Try it: a head switched off here adds nothing (its weighted sum of values becomes "
+        "zeros before W_O); everything else runs as trained."
+    )
+
+
+def tokens_line(tokens: Sequence[str]) -> str:
+    """The sentence's word pieces, escaped, with their count."""
+    count = len(tokens)
+    return f"**{count} {plural(count, 'token')}** of your sentence: " + literal(" · ".join(tokens))
+
+
+def accuracy_change(accuracy: float, full: float) -> str | None:
+    """The accuracy's change from every head on, in points; None when it is unchanged."""
+    return f"{(accuracy - full) * 100:+.1f} points" if accuracy != full else None
+
+
+def importance_wait(n_sentences: int) -> str:
+    """Why the task importance waits for its button."""
+    return (
+        f"This runs the task's {n_sentences} {plural(n_sentences, 'sentence')} once per head "
+        "that is on; it takes a while, so it waits for the button (the result is kept per "
+        "set of switches)."
+    )
+
+
+def pruning_caption(rescore_every: int, random_orders: int, measure_every: int) -> str:
+    """How the pruning curves are made: the order, the band of random orders, the steps."""
+    return (
+        "Switch heads off one after another, least important first (importance on the "
+        f"paraphrase task, measured again every {rescore_every} heads), down to one head per "
+        f"layer; the grey band spans {random_orders} random {plural(random_orders, 'order')}. "
+        f"Every curve is measured every {measure_every} heads. Computed once per server (a "
+        "few minutes: the task's sentences run again for every point), with every head on "
+        "at the start (the switches above do not change it)."
     )

@@ -1,0 +1,93 @@
+"""The sentences of "Inside a real model", each built from the numbers it states: the
+model's sizes, how the grid of small maps is drawn, one head's role scores, and how the
+layer paths are labelled. User text is escaped."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from attention.analysis.head_metrics import uniform_entropy_bits
+from attention.teaching.markdown import literal
+from attention.teaching.wording import blocks_note, plural
+
+
+def model_sentence(name: str, layers: int, heads: int, d_model: int, d_head: int) -> str:
+    """The page's opening: the model's sizes, computed by the same engine."""
+    return (
+        f"**{literal(name)}** is a trained BERT encoder: {layers} {plural(layers, 'layer')} × "
+        f"{heads} {plural(heads, 'head')}, d_model = {d_model}, d_head = {d_head}. Every map "
+        "below is computed in NumPy by the same attention engine as the other pages, with "
+        "the model's real weights."
+    )
+
+
+def tokens_label(n_tokens: int) -> str:
+    """The heading of the token list."""
+    return (
+        f"**{n_tokens} WordPiece {plural(n_tokens, 'token')}** (the model's own pieces, "
+        "with `[CLS]` and `[SEP]`)"
+    )
+
+
+def tokens_folded(n_tokens: int, shown_open: int) -> bool:
+    """Whether the token list goes into an expander: past `shown_open` tokens it would
+    push the maps down the page."""
+    return n_tokens > shown_open
+
+
+def grid_note(n_tokens: int, role: str | None, blocks: int) -> str:
+    """The caption under the grid: how to read it, the pooling past `blocks` tokens and
+    the role frames."""
+    note = (
+        "Each small map: rows are queries, columns are keys, darker means more weight; "
+        "hover for tokens and numbers. The framed map is the head opened below."
+    )
+    if n_tokens > blocks:
+        note += (
+            f" Your text has {n_tokens} tokens, so each small map is simplified to "
+            f"{blocks_note(n_tokens, blocks)}; the large map below is full size."
+        )
+    if role is not None:
+        note += (
+            f" Frames and numbers above the maps: each head's “{role}” score; the "
+            "frame colours run from 0 to the largest head's score."
+        )
+    return note
+
+
+def head_spaces_link(layer: int, heads: int) -> str:
+    """What the Head spaces page shows of the open layer."""
+    return (
+        f"The **Head spaces** page can show layer {layer}'s {heads} trained "
+        f"{plural(heads, 'head')}: its input vectors projected into each head's query/key "
+        "space."
+    )
+
+
+def role_scores(shares: Mapping[str, float], entropy_bits: float, n_tokens: int) -> str:
+    """One head's share of attention on each role's tokens, and its entropy beside that
+    of weights spread evenly over the `n_tokens`, as a markdown list."""
+    lines = [f"- {role}: **{share:.0%}** of its attention" for role, share in shares.items()]
+    lines.append(
+        f"- entropy: **{entropy_bits:.2f} bits** (spread evenly over all {n_tokens} "
+        f"{plural(n_tokens, 'token')} it would be {uniform_entropy_bits(n_tokens):.2f} bits)"
+    )
+    return "\n".join(lines)
+
+
+def all_heads_title(layers: int, heads: int) -> str:
+    """The heading over the grid."""
+    return f"All {layers * heads} heads at once"
+
+
+def paths_caption(n_tokens: int, max_named: int) -> str:
+    """Under the layer paths: one PCA for all states, and where the tokens are named."""
+    named = (
+        "Tokens are named at their embedding point."
+        if n_tokens <= max_named
+        else "Hover for the token."
+    )
+    return (
+        "Every token's vector after the embeddings and after each layer, all projected by "
+        "one PCA so the moves are comparable; the grey line joins one token's positions. " + named
+    )

@@ -1,0 +1,57 @@
+"""The sentences of "Inside a real model", called directly on small hand-made inputs:
+each must be true for them (numbers worked out here, singular and plural, which
+sentence is chosen at the thresholds, user text escaped)."""
+
+from __future__ import annotations
+
+import math
+
+from attention.teaching.narration import real_model as narration
+
+
+def test_model_sentence_states_the_sizes_and_escapes_the_name():
+    sentence = narration.model_sentence("my_*model*", 6, 12, 384, 32)
+    assert sentence.startswith("**my\\_\\*model\\*** is a trained BERT encoder: ")
+    assert "encoder: 6 layers × 12 heads, " in sentence
+    assert "d_model = 384, d_head = 32" in sentence
+    assert "1 layer × 1 head," in narration.model_sentence("m", 1, 1, 8, 8)
+
+
+def test_the_token_list_folds_past_the_limit_and_agrees_in_number():
+    assert narration.tokens_label(1).startswith("**1 WordPiece token** ")
+    assert narration.tokens_label(13).startswith("**13 WordPiece tokens** ")
+    assert not narration.tokens_folded(64, 64) and narration.tokens_folded(65, 64)
+
+
+def test_grid_note_says_pooling_only_past_the_blocks_and_names_the_role():
+    plain = narration.grid_note(32, None, 32)
+    assert "simplified" not in plain and "Frames" not in plain
+    pooled = narration.grid_note(40, "[CLS]", 32)
+    assert "Your text has 40 tokens, so each small map is simplified to 32 × 32 blocks" in pooled
+    assert f"blocks of about {40 / 32:.1f} tokens" in pooled
+    assert "each head's “[CLS]” score" in pooled
+
+
+def test_role_scores_list_every_share_and_the_even_entropy():
+    text = narration.role_scores({"previous token": 0.25, "[SEP]": 0.5}, 1.5, 8)
+    lines = text.split("\n")
+    assert lines[0] == "- previous token: **25%** of its attention"
+    assert lines[1] == "- [SEP]: **50%** of its attention"
+    assert lines[2] == (
+        f"- entropy: **1.50 bits** (spread evenly over all 8 tokens it would be "
+        f"{math.log2(8):.2f} bits)"
+    )
+    assert "over all 1 token it would be 0.00 bits" in narration.role_scores({}, 0.0, 1)
+
+
+def test_head_spaces_link_and_titles_follow_the_numbers():
+    assert narration.head_spaces_link(3, 12).startswith(
+        "The **Head spaces** page can show layer 3's 12 trained heads:"
+    )
+    assert "layer 1's 1 trained head:" in narration.head_spaces_link(1, 1)
+    assert narration.all_heads_title(6, 12) == "All 72 heads at once"
+
+
+def test_paths_caption_names_tokens_only_up_to_the_limit():
+    assert narration.paths_caption(40, 40).endswith("Tokens are named at their embedding point.")
+    assert narration.paths_caption(41, 40).endswith("Hover for the token.")

@@ -1,0 +1,64 @@
+"""BertViz-style lines for the heads a user picks (Attention maps)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention.figures.attention_maps import attention_lines
+from attention.teaching.narration import attention_maps as narration
+from ui.charts import show_chart
+from ui.shown_maps import ShownMaps
+
+FIRST_HEADS_DRAWN = 4  # heads drawn before the user picks
+
+
+@st.fragment
+def lines_section(maps: ShownMaps, focus: int) -> None:
+    """BertViz-style lines for the chosen heads; a fragment, so choosing heads reruns
+    this section alone."""
+    n_heads, q_tokens = maps.n_heads, maps.query_tokens
+    n = len(q_tokens)
+    st.subheader("Lines, as in BertViz")
+    st.caption(
+        "One colour per head; a line's width and opacity are its weight "
+        "(lines under 0.02 are left out)."
+    )
+    left, right = st.columns([3, 2], vertical_alignment="bottom")
+    with left:
+        shown = st.pills(
+            "Heads drawn (click to add or remove)",
+            range(1, n_heads + 1),
+            selection_mode="multi",
+            default=list(range(1, min(n_heads, FIRST_HEADS_DRAWN) + 1)),
+            key=f"maps_line_heads_{n_heads}",
+            bind="query-params",
+        )
+    forced = narration.only_focus_forced(n)
+    with right:
+        only_focus = (
+            st.toggle(
+                narration.only_focus_label(q_tokens[focus]),
+                value=narration.only_focus_at_first(n),
+                key="maps_only_focus",
+                bind="query-params",
+                disabled=forced,
+                help=narration.only_focus_help(n),
+            )
+            or forced
+        )
+    with st.columns([1, 4, 1])[1]:
+        if not shown:
+            st.info("Pick at least one head to draw its lines.")
+            return
+        show_chart(
+            attention_lines(
+                maps.trace.weights,
+                q_tokens,
+                maps.key_tokens,
+                [h - 1 for h in shown],
+                focus=focus if only_focus else None,
+                query_side=maps.query_side.split(":")[0],
+                key_side=maps.key_side.split(":")[0],
+            ),
+            key="lines_chart",
+        )
