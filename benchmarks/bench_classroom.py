@@ -67,8 +67,9 @@ import psutil
 
 from benchmarks.common import print_table
 from harness.streamlit_client import Run, StreamlitTab
-from serving.cluster import Cluster, Worker
+from serving.cluster import Cluster, Worker, logged_upstreams
 from serving.launch import free_port
+from serving.nginx import ROUTE_COOKIE
 from ui.scenario import D_MODEL_CHOICES, MAX_HEADS, Scenario, parse_query, to_query
 
 FIELDS = [f.name for f in dataclasses.fields(Scenario)]
@@ -245,6 +246,7 @@ class Server:
     url: str
     pids: list[int]
     worker_ports: list[int] = field(default_factory=list)
+    access_log: Path | None = None  # nginx's, naming the worker each route cookie reached
 
 
 def _start_server(stack: ExitStack, workers: int, run_dir: Path) -> Server:
@@ -255,7 +257,8 @@ def _start_server(stack: ExitStack, workers: int, run_dir: Path) -> Server:
         worker.wait_healthy()
         return Server(worker.url, [worker.pid])
     cluster = stack.enter_context(Cluster(workers, free_port(), run_dir))
-    return Server(cluster.url, [w.pid for w in cluster.workers], [w.port for w in cluster.workers])
+    ports = [w.port for w in cluster.workers]
+    return Server(cluster.url, [w.pid for w in cluster.workers], ports, cluster.access_log)
 
 
 async def _warm_up(url: str) -> None:
@@ -272,6 +275,7 @@ async def _kill_later(server: Server, after: float, log: dict) -> None:
     pid = server.pids[0]
     log["time"] = time.perf_counter()
     log["upstream"] = f"127.0.0.1:{server.worker_ports[0]}"
+    log["upstreams"] = logged_upstreams(server.access_log) if server.access_log else {}
     os.kill(pid, signal.SIGKILL)
 
 
@@ -303,11 +307,9 @@ async def run_scenario(name: str, server: Server, args: argparse.Namespace) -> d
     killer = None
     if args.kill_after:
         killer = asyncio.create_task(_kill_later(server, args.kill_after, kill))
-    upstreams_at_kill: dict[int, str] = {}
-    watcher = asyncio.create_task(_watch_upstreams(students, kill, upstreams_at_kill))
     await asyncio.gather(*tasks)
     wall = time.perf_counter() - start
-    for task in (sampler, killer, watcher):
+    for task in (sampler, killer):
         if task is not None:
             task.cancel()
     await asyncio.gather(*(s.tab.close() for s in students), return_exceptions=True)
@@ -316,15 +318,8 @@ async def run_scenario(name: str, server: Server, args: argparse.Namespace) -> d
         result["trainer"] = [run for _, _, run in trainer.actions]
         await trainer.tab.close()
     if kill:
-        result["kill"] = _kill_report(students, kill, upstreams_at_kill)
+        result["kill"] = _kill_report(students, kill)
     return result
-
-
-async def _watch_upstreams(students: list[Student], kill: dict, seen: dict[int, str]) -> None:
-    """Remember which worker each student was on just before the kill."""
-    while not kill:
-        seen.update({i: s.tab.upstream for i, s in enumerate(students)})
-        await asyncio.sleep(0.05)
 
 
 def _percentiles(values: list[float]) -> tuple[float, float, float]:
@@ -362,10 +357,13 @@ def _summarise(name: str, students: list[Student], wall: float, probe: ServerPro
     }
 
 
-def _kill_report(students: list[Student], kill: dict, upstream_of: dict[int, str]) -> dict:
+def _kill_report(students: list[Student], kill: dict) -> dict:
     """Errors split by when the action ran relative to the kill, for the killed worker's
-    students and the others."""
+    students (the worker nginx logged for their route cookie just before) and the others."""
     t = kill["time"]
+    upstream_of = {
+        i: kill["upstreams"].get(s.tab.cookie(ROUTE_COOKIE), "") for i, s in enumerate(students)
+    }
     rows = Counter()
     late_errors = []  # seconds after the kill at which an action that failed was started
     for i, student in enumerate(students):

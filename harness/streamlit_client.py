@@ -117,7 +117,6 @@ class StreamlitTab:
         self.timeout = timeout
         self.session_id = ""
         self.reconnects = 0
-        self.upstream = ""  # the worker a proxy said it used (nginx's X-Upstream header)
         self._cookies = http.cookiejar.CookieJar()
         self._opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(self._cookies)
@@ -140,8 +139,11 @@ class StreamlitTab:
 
     def _get(self, path: str) -> bytes:
         with self._opener.open(self.base_url + path, timeout=self.timeout) as response:
-            self.upstream = response.headers.get("X-Upstream", self.upstream)
             return response.read()
+
+    def cookie(self, name: str) -> str:
+        """The value of the tab's cookie `name` (a proxy's route cookie, say), or ''."""
+        return next((c.value for c in self._cookies if c.name == name), "")
 
     def _cookie_header(self) -> str:
         request = urllib.request.Request(self.base_url + "/")
@@ -153,8 +155,7 @@ class StreamlitTab:
         await asyncio.to_thread(self._get, "/_stcore/host-config")
         url = urlsplit(self.base_url)
         scheme = "wss" if url.scheme == "https" else "ws"
-        xsrf = next((c.value for c in self._cookies if c.name == "_streamlit_xsrf"), None)
-        protocols = ["streamlit", xsrf or "PLACEHOLDER_AUTH_TOKEN"]
+        protocols = ["streamlit", self.cookie("_streamlit_xsrf") or "PLACEHOLDER_AUTH_TOKEN"]
         if self.session_id:
             protocols.append(self.session_id)
         headers = {"Cookie": cookie} if (cookie := self._cookie_header()) else None

@@ -4,6 +4,7 @@ Used by `make serve`, the classroom benchmark and the scale-out tests."""
 
 from __future__ import annotations
 
+import re
 import secrets
 import signal
 import subprocess
@@ -14,6 +15,20 @@ from serving.launch import APP, free_port, healthy, start_streamlit, wait_health
 from serving.nginx import check_config, nginx_binary, render_config
 
 UNHEALTHY_CHECKS = 3  # consecutive failed health checks before a worker is restarted
+_LOGGED_ROUTE = re.compile(r" route=(\S+) upstream=(.*?) time=")
+
+
+def logged_upstreams(access_log: Path) -> dict[str, str]:
+    """Route cookie -> the worker (host:port) that answered its latest logged request, from
+    nginx's access log: which worker holds a browser is the operator's to know, and no
+    response header tells the world."""
+    if not access_log.exists():
+        return {}
+    # A request retried on another worker logs "dead:port, live:port": the last answered.
+    return {
+        route: tried.split(", ")[-1]
+        for route, tried in _LOGGED_ROUTE.findall(access_log.read_text())
+    }
 
 
 def _stop(proc: subprocess.Popen, sig: int = signal.SIGTERM, timeout: float = 10.0) -> None:
@@ -77,6 +92,7 @@ class Cluster:
         self.run_dir = run_dir.resolve()
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.url = f"http://{host}:{port}"
+        self.access_log = self.run_dir / "access.log"  # the name nginx.conf.template gives it
         self.listen = f"{host}:{port}"
         secret = secrets.token_hex(16)
         self.workers = [

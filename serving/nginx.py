@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from serving.headers import SECURITY_HEADERS
+
 HERE = Path(__file__).resolve().parent
 TEMPLATE = HERE / "nginx.conf.template"
 SITE_TEMPLATE = HERE / "site.conf.template"
@@ -51,11 +53,15 @@ def _fill(template: Path, values: dict[str, str]) -> str:
 
 def render_site(servers: list[str], listen: str, fail_timeout: int = 10) -> str:
     """The site config (http-block level) proxying to `servers` (host:port each) from
-    `listen`."""
+    `listen`, every page answered with the SECURITY_HEADERS."""
     lines = "\n".join(
         f"    server {server} max_fails=1 fail_timeout={fail_timeout}s;" for server in servers
     )
-    return _fill(SITE_TEMPLATE, {"COOKIE": ROUTE_COOKIE, "SERVERS": lines, "LISTEN": listen})
+    headers = "\n".join(
+        f'        add_header {name} "{value}" always;' for name, value in SECURITY_HEADERS.items()
+    )
+    values = {"COOKIE": ROUTE_COOKIE, "SERVERS": lines, "LISTEN": listen}
+    return _fill(SITE_TEMPLATE, {**values, "SECURITY_HEADERS": headers})
 
 
 def deploy_config() -> str:

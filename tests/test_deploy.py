@@ -5,13 +5,17 @@ proxy and health checks, the Dockerfile's promises, and both nginx configs throu
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import streamlit
 import yaml
 
+from serving.headers import SECURITY_HEADERS
 from serving.nginx import check_config, deploy_config, render_config, render_site
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +42,8 @@ def test_kubernetes_manifests_validate_against_the_pinned_schema():
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.count("passed") == len(files)
+    resources = sum(len(list(yaml.safe_load_all(Path(f).read_text()))) for f in files)
+    assert result.stdout.count("passed") == resources  # one line per resource of each file
 
 
 def test_kustomization_lists_every_manifest():
@@ -162,3 +167,49 @@ def test_compose_nginx_config_passes_nginx_t(tmp_path, nginx):
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+def _nginx_directive(conf: str, name: str) -> list[str]:
+    return re.findall(rf"^\s*{name} (.+);$", conf, re.M)
+
+
+def test_both_nginx_configs_send_the_security_headers_and_accept_long_links(tmp_path):
+    served = render_config(tmp_path, [18501], "127.0.0.1:18500").read_text()
+    for conf in (served, (DEPLOY / "nginx.conf").read_text()):
+        added = dict(
+            re.match(r'(\S+) "(.*)" always', value).groups()
+            for value in _nginx_directive(conf, "add_header")
+            if value.endswith("always")
+        )
+        assert added == SECURITY_HEADERS
+        # Which worker answered goes to the access log only, in no header.
+        assert "X-Upstream" not in conf
+        assert not [
+            line for line in conf.splitlines() if "add_header" in line and "upstream" in line
+        ]
+        (buffers,) = _nginx_directive(conf, "large_client_header_buffers")
+        count, size = buffers.split()
+        # The longest link: 5,000 four-byte characters percent-encoded (12 bytes each).
+        assert int(count) >= 2 and int(size.removesuffix("k")) * 1024 > 5000 * 12
+        (body,) = _nginx_directive(conf, "client_max_body_size")
+        assert body.endswith("k") and int(body.removesuffix("k")) <= 64
+
+
+def test_the_ingress_sends_the_same_security_headers_without_snippets():
+    manifests = _manifests()
+    notes = manifests["Ingress"]["metadata"]["annotations"]
+    headers = manifests["ConfigMap"]
+    assert notes["nginx.ingress.kubernetes.io/custom-headers"].endswith(
+        "/" + headers["metadata"]["name"]
+    )
+    assert headers["data"] == SECURITY_HEADERS
+    assert not any("snippet" in name for name in notes)
+    assert notes["nginx.ingress.kubernetes.io/proxy-body-size"] == "16k"
+
+
+def test_the_csp_allows_the_installed_streamlits_inline_script_by_its_hash():
+    index = Path(streamlit.__file__).parent / "static" / "index.html"
+    scripts = re.findall(r"<script>(.*?)</script>", index.read_text(), re.S)
+    hashes = {base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() for s in scripts}
+    allowed = set(re.findall(r"'sha256-([^']+)'", SECURITY_HEADERS["Content-Security-Policy"]))
+    assert scripts and allowed == hashes

@@ -11,6 +11,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Coroutine
@@ -21,7 +22,7 @@ import pytest
 
 from harness.browser import READY
 from harness.streamlit_client import StreamlitTab
-from serving.cluster import Cluster
+from serving.cluster import Cluster, logged_upstreams
 from serving.launch import free_port
 from serving.nginx import ROUTE_COOKIE
 
@@ -45,13 +46,37 @@ def test_serving_does_not_import_the_test_harness():
     assert result.stdout.strip() == "[]"
 
 
-def _get(url: str, cookie: str = "") -> tuple[int, bytes, str]:
-    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+def _get(cluster: Cluster, path: str, cookie: str = "") -> tuple[int, bytes, str]:
+    """GET `path` through nginx: the status, the body and the worker that answered, as
+    nginx logged it for the route cookie sent (or set by this response); no response
+    header names the worker."""
+    logged_before = _log_lines(cluster)
+    request = urllib.request.Request(
+        cluster.url + path, headers={"Cookie": cookie} if cookie else {}
+    )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, response.read(), response.headers.get("X-Upstream", "")
+            status, body, headers = response.status, response.read(), response.headers
     except urllib.error.HTTPError as error:
-        return error.code, b"", error.headers.get("X-Upstream", "")
+        status, body, headers = error.code, b"", error.headers
+    assert "X-Upstream" not in headers
+    route = cookie.partition("=")[2] or re.search(rf"{ROUTE_COOKIE}=(\w+)", str(headers))[1]
+    deadline = time.monotonic() + 5  # nginx logs a request just after answering it
+    while time.monotonic() < deadline:
+        for line in _log_lines(cluster)[len(logged_before) :]:
+            if f" route={route} " in line:
+                return status, body, re.search(r" upstream=(.*?) time=", line)[1].split(", ")[-1]
+        time.sleep(0.02)
+    raise AssertionError(f"nginx logged no request for route {route}")
+
+
+def _log_lines(cluster: Cluster) -> list[str]:
+    return cluster.access_log.read_text().splitlines()
+
+
+def _upstream(cluster: Cluster, tab: StreamlitTab) -> str:
+    """The worker nginx logged for the tab's latest request."""
+    return logged_upstreams(cluster.access_log)[_route(tab)]
 
 
 def _run(coroutine: Coroutine):
@@ -72,11 +97,11 @@ def _open_tabs(url: str, n: int) -> list[StreamlitTab]:
 
 
 def _route(tab: StreamlitTab) -> str:
-    return next(c.value for c in tab._cookies if c.name == ROUTE_COOKIE)
+    return tab.cookie(ROUTE_COOKIE)
 
 
 def test_health_answers_through_nginx(cluster):
-    status, body, upstream = _get(cluster.url + "/_stcore/health")
+    status, body, upstream = _get(cluster, "/_stcore/health")
     assert (status, body) == (200, b"ok")
     assert upstream in {f"127.0.0.1:{w.port}" for w in cluster.workers}
 
@@ -90,7 +115,7 @@ def test_every_request_of_a_session_reaches_one_worker(cluster):
         upstreams = set(re.findall(rf"route={route} upstream=(\S+)", log))
         requests = re.findall(rf'"GET (\S+) HTTP/1.1" \d+ \d+ route={route} ', log)
         assert "/_stcore/stream" in requests and "/_stcore/host-config" in requests
-        assert upstreams == {tab.upstream}, (route, upstreams)
+        assert upstreams == {_upstream(cluster, tab)}, (route, upstreams)
         used |= upstreams
     assert len(used) == 2, "both workers serve sessions"
 
@@ -99,28 +124,30 @@ def test_a_download_is_served_by_the_worker_holding_the_session(cluster):
     (tab,) = _open_tabs(cluster.url, 1)
     _, button = tab.widget("download")
     cookie = f"{ROUTE_COOKIE}={_route(tab)}"
-    status, body, upstream = _get(cluster.url + button.url, cookie)
+    holder = _upstream(cluster, tab)
+    status, body, upstream = _get(cluster, button.url, cookie)
     assert status == 200 and re.fullmatch(rb"[0-9a-f]{32}", body)
-    assert upstream == tab.upstream
+    assert upstream == holder
     # The same URL asked of the other worker: it does not know the session's file.
     for attempt in range(64):
         other = f"{ROUTE_COOKIE}=probe{attempt}"
-        if _get(cluster.url + "/_stcore/health", other)[2] != tab.upstream:
+        if _get(cluster, "/_stcore/health", other)[2] != holder:
             break
-    status, _, upstream = _get(cluster.url + button.url, other)
-    assert upstream != tab.upstream and status == 404
+    status, _, upstream = _get(cluster, button.url, other)
+    assert upstream != holder and status == 404
 
 
 def test_nginx_gzips_streamlits_scripts_for_a_room_of_first_visits(cluster):
     """Streamlit sends its scripts uncompressed; through nginx a browser that accepts
     gzip gets them compressed, and they unzip to the very bytes the worker sent."""
-    _, page, _ = _get(cluster.url + "/")
+    _, page, _ = _get(cluster, "/")
     script = re.search(rb'src="\./(static/js/index\.[^"]+\.js)"', page).group(1).decode()
     request = urllib.request.Request(f"{cluster.url}/{script}", headers={"Accept-Encoding": "gzip"})
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.headers["Content-Encoding"] == "gzip"
         zipped = response.read()
-    _, plain, _ = _get(f"http://127.0.0.1:{cluster.workers[0].port}/{script}")
+    with urllib.request.urlopen(f"{cluster.workers[0].url}/{script}", timeout=10) as response:
+        plain = response.read()
     assert gzip.decompress(zipped) == plain and len(zipped) < len(plain) / 2
 
 
@@ -138,7 +165,7 @@ def test_a_killed_workers_student_reconnects_to_the_live_one(cluster):
     async def run() -> None:
         tab = StreamlitTab(cluster.url, "")
         assert (await tab.open()).ok
-        victim = next(w for w in cluster.workers if f"127.0.0.1:{w.port}" == tab.upstream)
+        victim = next(w for w in cluster.workers if w.url.endswith(_upstream(cluster, tab)))
         victim.proc.send_signal(signal.SIGKILL)
         victim.proc.wait()
         for _ in range(100):  # the socket closes when the process dies
@@ -149,7 +176,7 @@ def test_a_killed_workers_student_reconnects_to_the_live_one(cluster):
         run = await tab.rerun()
         await tab.close()
         assert run.ok and run.elements.count("download_button") == 1
-        assert tab.upstream != f"127.0.0.1:{victim.port}"
+        assert _upstream(cluster, tab) != f"127.0.0.1:{victim.port}"
 
     _run(run())
     assert any("exited" in event for event in cluster.check())
