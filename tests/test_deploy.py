@@ -5,6 +5,7 @@ through `nginx -t` (nginx or hadolint missing: skipped, failed when CI is set)."
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import shutil
@@ -25,12 +26,18 @@ HEALTH = "/_stcore/health"
 PINNED_BASE = re.compile(r"^FROM python:3\.11-slim-bookworm@sha256:[0-9a-f]{64}( AS \w+)?$")
 
 
+def _all_docs() -> list[dict]:
+    """Every Kubernetes object of deploy/k8s (the kustomization left out)."""
+    return [
+        doc
+        for path in sorted(K8S.glob("*.yaml"))
+        if path.name != "kustomization.yaml"
+        for doc in yaml.safe_load_all(path.read_text())
+    ]
+
+
 def _manifests() -> dict[str, dict]:
-    docs = {}
-    for path in sorted(K8S.glob("*.yaml")):
-        for doc in yaml.safe_load_all(path.read_text()):
-            docs[doc["kind"]] = doc
-    return docs
+    return {doc["kind"]: doc for doc in _all_docs()}
 
 
 def test_kubernetes_manifests_validate_against_the_pinned_schema():
@@ -74,6 +81,105 @@ def test_ingress_is_sticky_by_cookie_and_reaches_the_service():
     hpa = docs["HorizontalPodAutoscaler"]["spec"]
     assert hpa["scaleTargetRef"]["name"] == docs["Deployment"]["metadata"]["name"]
     assert hpa["metrics"][0]["resource"]["name"] == "cpu"
+
+
+def _pod_specs(doc: dict) -> list[dict]:
+    """The pod specs a manifest creates (a Pod's own, a workload's template)."""
+    spec = doc.get("spec", {})
+    if doc["kind"] == "Pod":
+        return [spec]
+    if doc["kind"] == "CronJob":
+        return [spec["jobTemplate"]["spec"]["template"]["spec"]]
+    if doc["kind"] in ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job"):
+        return [spec["template"]["spec"]]
+    return []
+
+
+def _hardening_gaps(pod: dict) -> list[str]:
+    """What a pod spec lacks of the cluster policy (issue 29): each missing setting, named.
+    A container's own securityContext may set what the pod-level one does not."""
+    gaps = []
+    if pod.get("automountServiceAccountToken") is not False:
+        gaps.append("automountServiceAccountToken: false")
+    pod_security = pod.get("securityContext", {})
+    volumes = {v["name"]: v for v in pod.get("volumes", [])}
+    for container in pod.get("initContainers", []) + pod.get("containers", []):
+        name, security = container["name"], container.get("securityContext", {})
+        effective = {**pod_security, **security}
+        if effective.get("runAsNonRoot") is not True:
+            gaps.append(f"{name}: runAsNonRoot")
+        if (effective.get("seccompProfile") or {}).get("type") != "RuntimeDefault":
+            gaps.append(f"{name}: seccompProfile RuntimeDefault")
+        if security.get("readOnlyRootFilesystem") is not True:
+            gaps.append(f"{name}: readOnlyRootFilesystem")
+        if security.get("allowPrivilegeEscalation") is not False:
+            gaps.append(f"{name}: allowPrivilegeEscalation false")
+        if "ALL" not in security.get("capabilities", {}).get("drop", []):
+            gaps.append(f"{name}: capabilities drop ALL")
+        if not any(
+            "emptyDir" in volumes.get(mount["name"], {})
+            for mount in container.get("volumeMounts", [])
+        ):
+            gaps.append(f"{name}: an emptyDir mount for what it writes")
+        for bound in ("requests", "limits"):
+            if not {"cpu", "memory"} <= set(container.get("resources", {}).get(bound, {})):
+                gaps.append(f"{name}: cpu and memory {bound}")
+        for probe in ("readinessProbe", "livenessProbe"):
+            if probe not in container:
+                gaps.append(f"{name}: {probe}")
+    return gaps
+
+
+def test_every_pod_spec_meets_the_hardening_policy():
+    pods = [pod for doc in _all_docs() for pod in _pod_specs(doc)]
+    assert pods
+    assert [gap for pod in pods for gap in _hardening_gaps(pod)] == []
+
+
+@pytest.mark.parametrize(
+    ("path", "gap"),
+    [
+        (("automountServiceAccountToken",), "automountServiceAccountToken: false"),
+        (("securityContext", "runAsNonRoot"), "app: runAsNonRoot"),
+        (("securityContext", "seccompProfile"), "app: seccompProfile RuntimeDefault"),
+        (
+            ("containers", 0, "securityContext", "readOnlyRootFilesystem"),
+            "app: readOnlyRootFilesystem",
+        ),
+        (
+            ("containers", 0, "securityContext", "allowPrivilegeEscalation"),
+            "app: allowPrivilegeEscalation false",
+        ),
+        (("containers", 0, "securityContext", "capabilities"), "app: capabilities drop ALL"),
+        (("volumes",), "app: an emptyDir mount for what it writes"),
+        (("containers", 0, "resources", "limits"), "app: cpu and memory limits"),
+        (("containers", 0, "resources", "requests"), "app: cpu and memory requests"),
+        (("containers", 0, "livenessProbe"), "app: livenessProbe"),
+        (("containers", 0, "readinessProbe"), "app: readinessProbe"),
+    ],
+)
+def test_the_policy_names_a_setting_removed_from_the_deployment(path, gap):
+    """The check can fail: a scratch copy of the Deployment without one setting is caught."""
+    pod = copy.deepcopy(_manifests()["Deployment"]["spec"]["template"]["spec"])
+    parent = pod
+    for key in path[:-1]:
+        parent = parent[key]
+    del parent[path[-1]]
+    assert _hardening_gaps(pod) == [gap]
+
+
+def test_disruption_budget_keeps_a_pod_of_the_deployment():
+    docs = _manifests()
+    budget, deployment = docs["PodDisruptionBudget"]["spec"], docs["Deployment"]
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert budget["selector"]["matchLabels"].items() <= labels.items()
+    assert 1 <= budget["minAvailable"] < deployment["spec"]["replicas"]
+
+
+def test_ingress_serves_every_host_over_tls():
+    ingress = _manifests()["Ingress"]["spec"]
+    tls_hosts = {host for entry in ingress["tls"] if entry["secretName"] for host in entry["hosts"]}
+    assert {rule["host"] for rule in ingress["rules"]} <= tls_hosts
 
 
 def test_every_yaml_file_passes_yamllint():
