@@ -15,8 +15,11 @@ from attention.analysis.head_roles import ENTROPY, ROLES
 from attention.analysis.heads_off import SCORE_VIEWS
 from attention.analysis.rank_collapse import MAX_DEPTH
 from attention.models.translation import EXAMPLES
+from attention.teaching.challenges import CHALLENGES
+from attention.teaching.lecture_picture import load_lecture_sentence
 from attention.teaching.lesson.content import lesson_text
 from attention.teaching.markdown import literal
+from attention.teaching.playground import BOUND, format_points, parse_points
 from attention.teaching.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
 
 MAX_TEXT_CHARS = 5000
@@ -131,6 +134,17 @@ def _heads_off(raw: str) -> str:
     return raw
 
 
+def points(name: str, count: int) -> Param:
+    """`count` playground points "x,y;…" within ±BOUND; "" (the default) means the
+    model's own positions, so an untouched head stays out of the link."""
+
+    def parse(raw: str) -> str:
+        return format_points(parse_points(raw, count))
+
+    allowed = f"{count} point{'s' if count > 1 else ''} x,y;… within ±{BOUND:g}"
+    return Param(name, "", parse, allowed, fallback="using the model's own positions")
+
+
 def _step_count() -> int:
     return len(lesson_text())
 
@@ -208,6 +222,13 @@ ROWS = (
     whole("wh_seq_len", 8, 3, 16),
     number("wh_noise", 0.5, 0.0, 1.5, step=0.1),
     choice("wh_steps", 1000, (300, 600, 1000, 1500, 2000, 3000)),
+    # the playground (pages/playground.py, ui/playground.py), written by hand
+    whole("pg_heads", 1, 1, 2),
+    number("pg_temp", 1.0, *TEMPERATURE_RANGE, step=0.05),
+    flag("pg_keys", False),
+    whole("pg_challenge", 1, 1, len(CHALLENGES)),
+    *(points(f"pg_q{head}", 1) for head in (1, 2)),
+    *(points(f"pg_k{head}", len(load_lecture_sentence().tokens)) for head in (1, 2)),
 )
 TABLE: dict[str, Param] = {row.name: row for row in ROWS}
 # Page widgets whose options follow the page's data (the number of heads, the step's
