@@ -139,7 +139,7 @@ def points(name: str, count: int) -> Param:
     model's own positions, so an untouched head stays out of the link."""
 
     def parse(raw: str) -> str:
-        return format_points(parse_points(raw, count))
+        return raw if raw == "" else format_points(parse_points(raw, count))
 
     allowed = f"{count} point{'s' if count > 1 else ''} x,y;… within ±{BOUND:g}"
     return Param(name, "", parse, allowed, fallback="using the model's own positions")
