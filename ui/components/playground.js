@@ -47,7 +47,8 @@ const pt = (p) => `${p[0]},${-p[1]}`;
 function plot(parent, title, bound) {
   const box = el(parent, "div", { class: "panel" });
   el(box, "p", { class: "title" }, title);
-  const svg = el(box, "svg", { viewBox: `${-bound} ${-bound} ${2 * bound} ${2 * bound}`, role: "group", "aria-label": title });
+  const view = bound * 1.1; // room for a point at the frame's edge to be grabbed whole
+  const svg = el(box, "svg", { viewBox: `${-view} ${-view} ${2 * view} ${2 * view}`, role: "group", "aria-label": title });
   el(svg, "rect", { x: -bound, y: -bound, width: 2 * bound, height: 2 * bound, class: "frame" });
   el(svg, "line", { x1: -bound, y1: 0, x2: bound, y2: 0, class: "axis" });
   el(svg, "line", { x1: 0, y1: -bound, x2: 0, y2: bound, class: "axis" });
