@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from attention.teaching.narration.playground import weight_sentence
-from attention.teaching.playground import head_trace
+from attention.teaching.playground import format_points, head_trace
 from harness.browser import SCREENSHOTS, wait_until_drawn
 from harness.playground import mouse_drag, point, screen_xy, shown, touch_drag
 from ui.playground import model_playground
@@ -86,10 +86,11 @@ def test_arrow_keys_move_the_focused_query_and_keys_in_the_second_mode(chromium,
     query.focus()
     for _ in range(4):
         page.keyboard.press("ArrowLeft")
-    page.keyboard.press("Shift+ArrowUp")
-    wait_for_link(page, "pg_q1=")
+    page.keyboard.press("Shift+ArrowUp")  # five presses faster than the server's reruns
+    expected = np.array([start[0] - 0.2, start[1] + 0.25])
+    wait_for_link(page, "pg_q1=" + format_points(expected))
     now = assert_screen_is_the_engines(page, temperature=0.5)
-    np.testing.assert_allclose(now["query"], [start[0] - 0.2, start[1] + 0.25], atol=1e-4)
+    np.testing.assert_allclose(now["query"], expected, atol=1e-4)
     label = query.get_attribute("aria-label")
     assert label.startswith("query of “du” in head 1") and "arrow keys" in label
     assert (
@@ -104,6 +105,7 @@ def test_arrow_keys_move_the_focused_query_and_keys_in_the_second_mode(chromium,
     key.focus()
     page.keyboard.press("ArrowDown")
     wait_for_link(page, "pg_k1=")
+    wait_until_drawn(page)
     now = assert_screen_is_the_engines(page, temperature=0.5)
     moved = now["keys"][model_playground().tokens.index("for")]
     np.testing.assert_allclose(moved, [key_start[0], key_start[1] - 0.05], atol=1e-4)

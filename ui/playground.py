@@ -25,6 +25,7 @@ from attention.teaching.playground import (
 from ui import url_params
 
 COMPONENT_KEY = "playground"
+_SEQ = "_pg_seq"  # the number of the last positions received, echoed to the browser
 NAMES = ("pg_heads", "pg_temp", "pg_keys", "pg_challenge", "pg_q1", "pg_q2", "pg_k1", "pg_k2")
 _HERE = Path(__file__).parent / "components"
 _draw = st.components.v2.component(
@@ -75,6 +76,7 @@ def take_positions() -> None:
     sent = st.session_state[COMPONENT_KEY]["positions"]
     model = model_playground()
     try:
+        st.session_state[_SEQ] = int(sent["seq"])
         moved = zip(sent["queries"], sent["keys"], model.heads, strict=False)
         for number, (query, keys, own) in enumerate(moved, 1):
             for name, points, start in (
@@ -105,6 +107,7 @@ def draw(playground: Playground, heads: tuple[HeadPoints, ...]) -> None:
         "bound": BOUND,
         "value_bound": float(np.ceil(np.abs(values).max() * 12) / 10),
         "d_head": D_HEAD,
+        "seq": st.session_state.get(_SEQ, 0),
         "temperature": st.session_state["pg_temp"],
         "keys_draggable": st.session_state["pg_keys"],
         "heads": [

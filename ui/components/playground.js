@@ -170,32 +170,42 @@ function drawHead(view, data, h) {
   view.said.textContent = sentence(data.tokens, data.query, weights);
 }
 
+// Per mounted component: the last positions sent and their number. A run whose data
+// answers an earlier send (data.seq smaller) keeps the newer local positions, so key
+// presses faster than the server's reruns are never undone.
+const sent = new WeakMap();
+
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
   const root = parentElement.querySelector(".pg");
   const focused = parentElement.activeElement?.dataset; // a new run keeps the keyboard's point
   root.replaceChildren();
-  const state = { heads: data.heads.map((hd) => ({ ...hd, query: [...hd.query], keys: hd.keys.map((k) => [...k]) })) };
+  const last = sent.get(parentElement);
+  const stale = last && data.seq < last.seq && last.heads.length === data.heads.length;
+  const state = {
+    heads: data.heads.map((hd, h) => ({
+      ...hd,
+      query: [...(stale ? last.heads[h].query : hd.query)],
+      keys: (stale ? last.heads[h].keys : hd.keys).map((k) => [...k]),
+    })),
+  };
   const views = state.heads.map((hd, h) => buildHead(root, { ...data, heads: state.heads }, h));
-  let pending = null; // the first input's timeStamp since the last redraw
-  const redraw = () => {
+  // Redraw in the input's own handler: Chromium already sends pointer moves once per
+  // animation frame, and waiting for the next frame would add up to 16 ms of latency.
+  const redraw = (stamp = null) => {
     const start = performance.now();
     views.forEach((view, h) => drawHead(view, data, h));
     const end = performance.now();
-    if (pending !== null) {
-      performance.measure("playground-frame", { start: pending, end });
+    if (stamp !== null) {
+      performance.measure("playground-frame", { start: stamp, end });
       performance.measure("playground-redraw", { start, end });
     }
-    pending = null;
-  };
-  let frame = 0;
-  const schedule = (stamp) => {
-    if (pending === null) pending = stamp;
-    if (!frame) frame = requestAnimationFrame(() => { frame = 0; redraw(); });
   };
   const send = () => {
     performance.mark("playground-sent");
-    setStateValue("positions", { queries: state.heads.map((hd) => hd.query), keys: state.heads.map((hd) => hd.keys) });
+    const seq = Math.max(data.seq, sent.get(parentElement)?.seq ?? 0) + 1;
+    sent.set(parentElement, { seq, heads: state.heads.map((hd) => ({ query: [...hd.query], keys: hd.keys.map((k) => [...k]) })) });
+    setStateValue("positions", { seq, queries: state.heads.map((hd) => hd.query), keys: state.heads.map((hd) => hd.keys) });
   };
   const target = (g) => {
     const hd = state.heads[Number(g.dataset.head) - 1];
@@ -224,7 +234,7 @@ export default function (component) {
       if (!dragging || dragging.g !== g) return;
       const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(dragging.matrix);
       place(g, [p.x, -p.y]);
-      schedule(event.timeStamp);
+      redraw(event.timeStamp);
     });
     const end = () => {
       if (!dragging || dragging.g !== g) return;
@@ -241,7 +251,7 @@ export default function (component) {
       const step = event.shiftKey ? 5 * STEP : STEP;
       const p = where(g);
       place(g, [p[0] + move[0] * step, p[1] + move[1] * step]);
-      schedule(event.timeStamp);
+      redraw(event.timeStamp);
     });
     g.addEventListener("keyup", (event) => {
       if (event.key.startsWith("Arrow")) send();
@@ -252,5 +262,4 @@ export default function (component) {
     const index = focused.index === undefined ? "" : `[data-index="${focused.index}"]`;
     root.querySelector(`g[tabindex][data-head="${focused.head}"][data-kind="${focused.kind}"]${index}`)?.focus();
   }
-  return () => cancelAnimationFrame(frame);
 }
