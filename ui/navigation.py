@@ -18,6 +18,7 @@ PAGES = (
     ("pages/home.py", "Start here", ":material/school:"),
     ("pages/lesson.py", "Lesson", ":material/co_present:"),
     ("pages/head_spaces.py", "Head spaces", ":material/scatter_plot:"),
+    ("pages/playground.py", "Move the query yourself", ":material/drag_pan:"),
     ("pages/attention_maps.py", "Attention maps", ":material/grid_on:"),
     ("pages/why_heads.py", "Why several heads?", ":material/functions:"),
     ("pages/real_model.py", "Inside a real model", ":material/neurology:"),

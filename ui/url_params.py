@@ -16,10 +16,13 @@ from attention.analysis.heads_off import SCORE_VIEWS
 from attention.analysis.rank_collapse import MAX_DEPTH
 from attention.experiments.training.train import TrainingConfig
 from attention.models.translation import EXAMPLES, head_titles
+from attention.teaching.challenges import CHALLENGES
+from attention.teaching.lecture_picture import load_lecture_sentence
 from attention.teaching.lesson.content import lesson_text
 from attention.teaching.markdown import literal
 from attention.teaching.narration.attention_maps import SOURCE_WEIGHTS, TRANSLATION_WEIGHTS
 from attention.teaching.narration.why_heads import PATTERN_NAMES, SCORE_LIMITS
+from attention.teaching.playground import BOUND, format_points, parse_points
 from attention.teaching.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
 
 MAX_TEXT_CHARS = 5000
@@ -160,6 +163,17 @@ def _heads_off(raw: str) -> str:
     return raw
 
 
+def points(name: str, count: int) -> Param:
+    """`count` playground points "x,y;…" within ±BOUND; "" (the default) means the
+    model's own positions, so an untouched head stays out of the link."""
+
+    def parse(raw: str) -> str:
+        return raw if raw == "" else format_points(parse_points(raw, count))
+
+    allowed = f"{count} point{'s' if count > 1 else ''} x,y;… within ±{BOUND:g}"
+    return Param(name, "", parse, allowed, fallback="using the model's own positions")
+
+
 def _step_count() -> int:
     return len(lesson_text())
 
@@ -233,6 +247,13 @@ ROWS = (
     whole("wh_seq_len", TRAINING.seq_len, 3, 16),
     number("wh_noise", TRAINING.noise, 0.0, 1.5, step=0.1),
     choice("wh_steps", TRAINING.steps, (300, 600, 1000, 1500, 2000, 3000)),
+    # the playground (pages/playground.py, ui/playground.py), written by hand
+    whole("pg_heads", 1, 1, 2),
+    number("pg_temp", 1.0, *TEMPERATURE_RANGE, step=0.05),
+    flag("pg_keys", False),
+    whole("pg_challenge", 1, 1, len(CHALLENGES)),
+    *(points(f"pg_q{head}", 1) for head in (1, 2)),
+    *(points(f"pg_k{head}", len(load_lecture_sentence().tokens)) for head in (1, 2)),
 )
 TABLE: dict[str, Param] = {row.name: row for row in ROWS}
 # Page widgets whose options follow the page's data (the number of heads, the step's
