@@ -16,6 +16,7 @@ from attention.geometry.head_spaces import HeadSpaces, agreement_range, neighbou
 from attention.teaching.narration import head_spaces as narration
 from ui import data, url_params
 from ui.charts import show_chart
+from ui.motion import prefers_reduced_motion
 from ui.pooled_maps import maps_to_draw
 from ui.sidebar import FOCUS_CHART, focus_from_click, scenario_run, scenario_sidebar
 
@@ -34,7 +35,8 @@ def stepped_motion(spaces: HeadSpaces, tokens: list[str], n_heads: int) -> None:
         bind="query-params",
     )
     start = stages.index(stage or before)
-    show_chart(motion_figure(spaces, tokens, start=start), key="motion_chart")
+    figure = motion_figure(spaces, tokens, start=start, reduced_motion=prefers_reduced_motion())
+    show_chart(figure, key="motion_chart")
     st.caption(
         "Press ▶ Play: the tokens split into a query (●) and a key (◇) in every head, "
         "resting on each head before moving on."

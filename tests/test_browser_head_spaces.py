@@ -104,3 +104,39 @@ def test_a_shared_link_reopens_the_same_view(app_url, page):
     )
     assert big == "head 2"
     assert "maps_kind=cross" in page.url and "heads=2" in page.url
+
+
+PLAY_TIMING = """gd => {
+    const play = gd.layout.updatemenus[0].buttons[0].args[1];
+    const steps = gd.layout.sliders[0].steps.map(s => s.args[1].transition.duration);
+    return {transitions: play.transition.map(t => t.duration), steps};
+}"""
+
+
+@pytest.mark.parametrize("reduce", [True, False])
+def test_the_animation_steps_without_gliding_when_the_system_asks_for_reduced_motion(
+    app_url, chromium, reduce
+):
+    """The browser's prefers-reduced-motion reaches the server (ui.motion) and the
+    before → after chart it draws then moves nothing between stages."""
+    context = chromium.new_context(
+        viewport={"width": 1600, "height": 1000},
+        reduced_motion="reduce" if reduce else "no-preference",
+    )
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/head_spaces")
+        wait_until_drawn(page, min_charts=CHARTS["head_spaces"])
+        motion = page.locator(".js-plotly-plot").nth(1)
+        if reduce:  # the component's report reruns the fragment: wait for the new chart
+            page.wait_for_function(
+                f"() => ({PLAY_TIMING})(document.querySelectorAll('.js-plotly-plot')[1])"
+                ".steps.every(d => d === 0)",
+                timeout=30_000,
+            )
+        timing = motion.evaluate(PLAY_TIMING)
+        assert_no_failure(page)
+        moves = timing["transitions"][0::2] + timing["steps"]
+        assert all(d == 0 for d in moves) if reduce else all(d > 0 for d in moves)
+    finally:
+        context.close()

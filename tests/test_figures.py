@@ -547,3 +547,24 @@ def test_text_in_a_heads_colour_reads_at_4_5_on_white(inputs):
                 rgb = "#" + "".join(f"{int(v):02X}" for v in color[5:-1].split(",")[:3])
                 assert rgb not in heads, (name, color)
     assert coloured > 0  # the lecture, the maps' titles and the training labels use them
+
+
+def test_reduced_motion_steps_through_the_heads_without_transitions(inputs):
+    """Play and the slider keep their stages and rests; only the glide goes to 0 ms."""
+    tokens = TOKENS
+    moving = head_space_views.motion_figure(inputs["spaces"], tokens).to_plotly_json()
+    still = head_space_views.motion_figure(inputs["spaces"], tokens, reduced_motion=True)
+    still = still.to_plotly_json()
+
+    def timing(fig: dict) -> tuple[list, list, list]:
+        play = fig["layout"]["updatemenus"][0]["buttons"][0]["args"]
+        steps = [
+            s["args"][1]["transition"]["duration"] for s in fig["layout"]["sliders"][0]["steps"]
+        ]
+        return play[0], [t["duration"] for t in play[1]["transition"]], steps
+
+    frames, glides, steps = timing(moving)
+    still_frames, still_glides, still_steps = timing(still)
+    assert still_frames == frames  # the same stages, in the same order
+    assert max(glides) > 0 and max(steps) > 0
+    assert still_glides == [0] * len(glides) and still_steps == [0] * len(steps)

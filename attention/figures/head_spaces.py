@@ -338,12 +338,17 @@ def motion_figure(
     start: int = 0,
     move_ms: int = 900,
     hold_ms: int = 1500,
+    reduced_motion: bool = False,
 ) -> go.Figure:
     """Tokens glide from their original positions into each head's query/key space,
     head after head, resting `hold_ms` on each: Plotly frames played in the browser, no
     server round trip. Stage `start` (0 = before, h = head h) is drawn first and Play
     goes on from it. Each move is a frame of its own ("to head k") with no slider step,
-    so the slider's "showing" label changes when the points arrive, not when they leave."""
+    so the slider's "showing" label changes when the points arrive, not when they leave.
+    With `reduced_motion` (the student's system asks for it) nothing glides: Play steps
+    from head to head, resting on each, and the slider jumps."""
+    if reduced_motion:
+        move_ms = 0
     _check_spaces(spaces, len(tokens))
     labels = [safe_label(t) for t in tokens]
     shown = shown_labels(labels, set())
