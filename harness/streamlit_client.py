@@ -18,7 +18,7 @@ import http.cookiejar
 import time
 import urllib.request
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -250,7 +250,25 @@ class StreamlitTab:
         else:
             state.string_value = str(value)
         self._states[proto.id] = state
+        if getattr(proto, "query_param_key", ""):
+            self._bind_to_query(proto, value)
         return await self._rerun(time.perf_counter())
+
+    def _bind_to_query(self, proto: object, value: object) -> None:
+        """A widget bound to the address bar (bind="query-params"): the frontend writes
+        its new value there before the rerun, and leaves a default value out."""
+        params = dict(parse_qsl(self.query_string, keep_blank_values=True))
+        shown = (
+            str(int(value))
+            if isinstance(value, int | float) and value == int(value)
+            else str(value)
+        )
+        default = list(getattr(proto, "default", []))
+        if default and default == [float(value)]:
+            params.pop(proto.query_param_key, None)
+        else:
+            params[proto.query_param_key] = shown
+        self.query_string = urlencode(params)
 
     async def click(self, key: str) -> Run:
         """Press a button: its trigger goes with this one rerun only."""
