@@ -4,6 +4,7 @@ answers it, the measured numbers, and a question to check yourself."""
 import streamlit as st
 
 from ui import lesson
+from ui.lesson_keys import KEYS_HELP, keyboard
 from ui.lesson_steps import LESSON_STEPS
 from ui.markdown import literal
 from ui.sidebar import scenario_sidebar
@@ -26,7 +27,9 @@ lesson.write_url(number, present)
 def navigation() -> None:
     """Step k of N, Back / Next, the step picker and the presenter switch."""
     here, back, forward, picker, mode = st.columns([3, 2, 2, 6, 3], vertical_alignment="center")
-    here.markdown(f"**Step {number} of {n}**")
+    here.markdown(f"**Step {number} of {n}**", help=KEYS_HELP)
+    with here:
+        keyboard(lesson.on_key)
     back.button("◀ Back", on_click=lesson.go_to, args=(number - 1,), disabled=number == 1)
     forward.button("Next ▶", on_click=lesson.go_to, args=(number + 1,), disabled=number == n)
     picker.selectbox(
@@ -37,24 +40,20 @@ def navigation() -> None:
         label_visibility="collapsed",
     )
     mode.toggle(
-        "Presenter", key=lesson.PRESENT_KEY, help="Larger type; every step fits the screen."
+        "Presenter",
+        key=lesson.PRESENT_KEY,
+        help=f"Larger type; every step fits the screen. {KEYS_HELP}",
     )
 
 
 def words_and_controls():
-    """The question, what to notice, the step's own control; returns the step's view."""
+    """The question and the step's own control; after the reveal, what to notice.
+    Returns the step's view."""
     st.header(step.text.title)
     control = step.control(scenario)
     value = None
     if control is not None:
-        value = st.select_slider(
-            f"Try this: {step.text.try_label}",
-            control.options,
-            value=control.default,
-            key=control.key,
-            format_func=control.format,
-            bind="query-params",
-        )
+        value = lesson.control(control, f"Try this: {step.text.try_label}", scenario)
     try:
         view = step.view(scenario, value)
     except ValueError as error:  # e.g. a one-word sentence for a step that compares tokens
@@ -63,9 +62,22 @@ def words_and_controls():
             "sentence in the sidebar, or go on with ◀ Back / Next ▶."
         )
         st.stop()
-    for line in lesson.sentences(step.text, view):
-        st.markdown(line)
+    if lesson.phase(step.text.id) == lesson.REVEALED:
+        for line in lesson.sentences(step.text, view):
+            st.markdown(line)
     return view
+
+
+def reset_button() -> None:
+    keys = tuple(c.key for s in LESSON_STEPS if (c := s.control(scenario)) is not None)
+    st.button(
+        "Reset to the lesson's defaults",
+        on_click=lesson.reset_to_defaults,
+        args=(keys,),
+        key="lesson_defaults",
+        help="The sidebar's sizes, seed, temperature and source, and every step's own "
+        "control, as the lesson starts (your sentence stays).",
+    )
 
 
 navigation()
@@ -74,6 +86,7 @@ if present:
     with words:
         view = words_and_controls()
         lesson.quiz(step.text, view)
+        lesson.reveal_button(step.text.id)
     with picture:
         lesson.figure(step.text, view, number, present=True)
 else:
@@ -83,3 +96,4 @@ else:
     lesson.quiz(step.text, view)
     lesson.score_line(final=number == n, questions=n)
     lesson.export_section(LESSON_STEPS, scenario)
+    reset_button()

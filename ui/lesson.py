@@ -21,12 +21,20 @@ from attention.teaching.lesson.export import ExportedStep, lesson_html
 from attention.teaching.lesson.steps import StepView
 from ui import url_params
 from ui.charts import show_chart
+from ui.lesson_keys import REVEAL_KEY_NAME
 from ui.markdown import literal
 from ui.scenario import Scenario
 
 STEP_KEY = "lesson_step"
 PRESENT_KEY = "present"
 _ANSWERS = "lesson_answers"  # step id → whether the first answer was right
+# step id → its phase, "asking" until the quiz is answered or Reveal is pressed, then
+# "revealed": the one place a step's phase lives (a live class can later drive it).
+_PHASES = "lesson_phases"
+ASKING, REVEALED = "asking", "revealed"
+# The sidebar's engine settings the Reset button puts back (the sentence and the focus
+# token stay: they are the class's own).
+LESSON_SETTINGS = ("source", "d_model", "heads", "d_head", "full", "seed", "temp", "causal")
 _URL_NOTICE = "_lesson_url_notice"
 
 
@@ -39,6 +47,7 @@ class Control:
     options: tuple
     default: object
     format: Callable[[object], str] = str
+    sidebar: str | None = None  # the sidebar's parameter this control sets, if any
 
 
 @dataclass(frozen=True)
@@ -82,11 +91,36 @@ def go_to(step: int) -> None:
     st.session_state[STEP_KEY] = min(max(step, 1), step_count())
 
 
+def phase(step_id: str) -> str:
+    """The step's phase in this session: ASKING or REVEALED."""
+    return st.session_state.get(_PHASES, {}).get(step_id, ASKING)
+
+
+def reveal(step_id: str) -> None:
+    """Show the step's answer and the sentences that state it (Reveal, or an answer)."""
+    st.session_state.setdefault(_PHASES, {})[step_id] = REVEALED
+
+
+def current_step_id() -> str:
+    return lesson_text()[st.session_state[STEP_KEY] - 1].id
+
+
+def on_key(action: str) -> None:
+    """A key of the presenter's keyboard or clicker: "next", "back" or "reveal"."""
+    number = st.session_state[STEP_KEY]
+    if action == "reveal":
+        reveal(current_step_id())
+    elif action in ("next", "back"):
+        go_to(number + (1 if action == "next" else -1))
+
+
 def record_answer(step_id: str, key: str, right: str) -> None:
-    """Callback of a quiz: the first answer to a question is the one that counts."""
+    """Callback of a quiz: the first answer to a question is the one that counts; any
+    answer reveals the step."""
     answers = st.session_state.setdefault(_ANSWERS, {})
     if step_id not in answers:
         answers[step_id] = st.session_state[key] == right
+    reveal(step_id)
 
 
 def score() -> tuple[int, int]:
@@ -109,9 +143,66 @@ def score_line(final: bool, questions: int) -> None:
 
 
 def reset_score() -> None:
+    """Forget the answers; every step asks again."""
     st.session_state[_ANSWERS] = {}
+    st.session_state[_PHASES] = {}
     for key in [k for k in st.session_state if str(k).startswith("quiz_")]:
         del st.session_state[key]
+
+
+def reset_to_defaults(control_keys: tuple[str, ...]) -> None:
+    """Callback of "Reset to the lesson's defaults": the sidebar's engine settings and
+    the steps' own controls (`control_keys`) back to where the lesson starts."""
+    for name in LESSON_SETTINGS:
+        st.session_state[name] = url_params.default(name)
+    for key in control_keys:
+        st.session_state.pop(key, None)
+        if key in st.query_params:
+            del st.query_params[key]
+
+
+def control(step_control: Control, label: str, scenario: Scenario) -> object:
+    """Draw a step's "Try this" control and return its value. A control that sets a
+    sidebar parameter (d_model, heads) shows the sidebar's value and moves the sidebar
+    with it, so the page never shows two values of one parameter; the step's other
+    controls are kept in the URL."""
+    arguments = {"format_func": step_control.format, "key": step_control.key}
+    if step_control.sidebar is None:
+        return st.select_slider(
+            label,
+            step_control.options,
+            value=step_control.default,
+            bind="query-params",
+            **arguments,
+        )
+    shared = getattr(scenario, step_control.sidebar)
+    if shared not in step_control.options:
+        allowed = ", ".join(map(str, step_control.options))
+        st.info(f"This step needs {step_control.sidebar} to be one of {allowed}.")
+        st.button(
+            f"Use {step_control.options[0]}",
+            on_click=_set_sidebar,
+            args=(step_control.sidebar, step_control.options[0]),
+            key="lesson_fit_sidebar",
+        )
+        st.stop()
+    st.session_state[step_control.key] = shared
+    return st.select_slider(
+        label,
+        step_control.options,
+        on_change=_to_sidebar,
+        args=(step_control.key, step_control.sidebar),
+        help="The same setting as in the sidebar: moving one moves the other.",
+        **arguments,
+    )
+
+
+def _to_sidebar(key: str, name: str) -> None:
+    _set_sidebar(name, st.session_state[key])
+
+
+def _set_sidebar(name: str, value: object) -> None:
+    st.session_state[name] = value
 
 
 def sentences(text: StepText, view: StepView) -> list[str]:
@@ -120,14 +211,16 @@ def sentences(text: StepText, view: StepView) -> list[str]:
 
 
 def details(text: StepText, view: StepView) -> None:
-    """The step's longer account, folded away, when it has one."""
-    if text.details:
+    """The step's longer account, folded away, when it has one (after the reveal: it
+    states the answer too)."""
+    if text.details and phase(text.id) == REVEALED:
         with st.expander("More about this view"):
             st.markdown(fill(text.details, view.facts, literal))
 
 
 def quiz(text: StepText, view: StepView) -> None:
-    """The step's question with immediate feedback; the answer is never in the URL."""
+    """The step's question; once answered or revealed, the right answer marked with the
+    reason. The answer is never in the URL."""
     question = fill(text.question, view.facts, literal)
     options = list(view.quiz.options)
     digest = hashlib.sha1(("|".join(options) + question).encode()).hexdigest()[:10]
@@ -143,13 +236,27 @@ def quiz(text: StepText, view: StepView) -> None:
         on_change=record_answer,
         args=(text.id, key, right),
     )
-    if choice is None:
+    if phase(text.id) == ASKING:
         return
     because = fill(text.because, {**view.facts, "answer": right}, literal)
-    if choice == right:
+    if choice is None:
+        st.info(f"The answer: “{literal(right)}”. {because}", icon=":material/visibility:")
+    elif choice == right:
         st.success(f"Right. {because}", icon=":material/check_circle:")
     else:
         st.warning(f"Not quite: it is “{literal(right)}”. {because}", icon=":material/info:")
+
+
+def reveal_button(step_id: str) -> None:
+    """The presenter's Reveal: shows the answer and what to notice before anyone answers."""
+    st.button(
+        "Reveal the answer",
+        on_click=reveal,
+        args=(step_id,),
+        key="lesson_reveal",
+        disabled=phase(step_id) == REVEALED,
+        help=f"Or press {REVEAL_KEY_NAME}.",
+    )
 
 
 PRESENTER_FONT_SCALE = 1.3

@@ -73,7 +73,7 @@ def _setting(s: Scenario) -> str:
 
 
 def _points_control(scenario: Scenario) -> Control:
-    return Control("lesson_d_model", D_MODEL_CHOICES, scenario.d_model)
+    return Control("lesson_d_model", D_MODEL_CHOICES, scenario.d_model, sidebar="d_model")
 
 
 def _points(scenario: Scenario, d_model: object) -> StepView:
@@ -84,8 +84,13 @@ def _points(scenario: Scenario, d_model: object) -> StepView:
 
 
 def _qkv_control(scenario: Scenario) -> Control:
-    heads = _toy(scenario).computation().heads
-    return Control("lesson_head", tuple(range(1, heads + 1)), 1)
+    """Starts on the first head whose focus query weights another token's key most (a
+    head that looks at the token itself would answer the question by naming it)."""
+    toy = _toy(scenario)
+    favourites = data.run(toy).trace.weights[:, toy.focus].argmax(axis=-1)
+    elsewhere = [h + 1 for h, key in enumerate(favourites.tolist()) if key != toy.focus]
+    heads = tuple(range(1, len(favourites) + 1))
+    return Control("lesson_head", heads, elsewhere[0] if elsewhere else 1)
 
 
 def _qkv(scenario: Scenario, head: object) -> StepView:
@@ -174,8 +179,7 @@ def _divisor_heads(d_model: int) -> tuple[int, ...]:
 
 def _cost_control(scenario: Scenario) -> Control:
     options = _divisor_heads(scenario.d_model)
-    default = scenario.heads if scenario.heads in options else options[0]
-    return Control("lesson_cost_heads", options, default)
+    return Control("lesson_cost_heads", options, options[0], sidebar="heads")
 
 
 def _cost(scenario: Scenario, heads: object) -> StepView:
@@ -224,7 +228,14 @@ def _residual(scenario: Scenario, depth: object) -> StepView:
     curves = list(zip(*variants, strict=True))
     figure = rank_collapse_figure(curves, int(depth))
     setting = _setting(toy) + " · pre-LN stacks"
-    return residual_step(list(collapse.labels), collapse.distances, int(depth), figure, setting)
+    return residual_step(
+        list(collapse.labels),
+        list(collapse.residual),
+        collapse.distances,
+        int(depth),
+        figure,
+        setting,
+    )
 
 
 def _real_heads(scenario: Scenario, _: object) -> StepView:
@@ -273,7 +284,7 @@ def _distances(scenario: Scenario, _: object) -> StepView:
 
 def _translation_control(scenario: Scenario) -> Control:
     labels = tuple(range(len(EXAMPLES)))
-    return Control("lesson_example", labels, 1, lambda i: EXAMPLES[i].label)
+    return Control("lesson_example", labels, 1, lambda i: EXAMPLES[i].english)
 
 
 def _translation(scenario: Scenario, index: object) -> StepView:
@@ -290,7 +301,7 @@ def _translation(scenario: Scenario, index: object) -> StepView:
         key_side="English: key",
         panel_px=260,
     )
-    setting = f"{example.label} · hand-built encoder–decoder heads (not trained)"
+    setting = f"“{example.english}” · hand-built encoder–decoder heads (not trained)"
     return translation_step(
         example.english,
         YOU_FROM_SOURCE.name,

@@ -244,23 +244,44 @@ def slicing_step(shares: np.ndarray, d_model: int, figure: go.Figure, setting: s
     return StepView(figure, facts, index_quiz(options, 0, [1, 2, 3], seed=8), setting)
 
 
+RESIDUAL_OPTIONS = ("the stacks with the residual", "the stacks without it", "no clear difference")
+
+
 def residual_step(
-    labels: list[str], distances: np.ndarray, depth: int, figure: go.Figure, setting: str
+    labels: list[str],
+    residual: list[bool],
+    distances: np.ndarray,
+    depth: int,
+    figure: go.Figure,
+    setting: str,
 ) -> StepView:
-    """Step 10: distance from rank 1 after `depth` layers for each stack variant; the
-    variant that keeps the tokens most apart and the one that collapses most."""
+    """Step 10: distance from rank 1 after `depth` layers for each stack variant. The
+    question is the lesson's point, residual against none: the stacks with the residual
+    win when every one of them stays further from rank 1 than every stack without it."""
     final = np.asarray(distances, dtype=np.float64)[:, depth]
     best, worst = int(final.argmax()), int(final.argmin())
-    ranking = [int(i) for i in np.argsort(-final, kind="stable")]
+    kept = final[np.asarray(residual, dtype=bool)]
+    plain = final[~np.asarray(residual, dtype=bool)]
+    if kept.min() > plain.max():
+        right = 0
+    elif plain.min() > kept.max():
+        right = 1
+    else:
+        right = 2
     facts = {
         "depth": depth,
         "best": labels[best],
         "best_distance": float(final[best]),
         "worst": labels[worst],
         "worst_distance": float(final[worst]),
-        "answer": labels[best],
+        "residual_low": float(kept.min()),
+        "residual_high": float(kept.max()),
+        "plain_low": float(plain.min()),
+        "plain_high": float(plain.max()),
+        "answer": RESIDUAL_OPTIONS[right],
     }
-    return StepView(figure, facts, index_quiz(labels, best, ranking, seed=10), setting)
+    others = [i for i in range(len(RESIDUAL_OPTIONS)) if i != right]
+    return StepView(figure, facts, index_quiz(RESIDUAL_OPTIONS, right, others, seed=10), setting)
 
 
 def real_heads_step(
