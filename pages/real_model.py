@@ -168,7 +168,11 @@ st.dataframe(
 )
 
 st.header("How each layer moves the tokens")
+paths = hidden_state_paths(trace.hidden_states)
 show_chart(
-    layer_path_figure(hidden_state_paths(trace.hidden_states), trace.tokens), key="real_paths"
+    layer_path_figure(paths, trace.tokens),
+    key="real_paths",
+    name="How each layer moves the tokens",
+    summary=narration.paths_summary(trace.tokens, paths.coords),
 )
 st.caption(narration.paths_caption(n, MAX_NAMED_TOKENS))

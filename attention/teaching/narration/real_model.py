@@ -11,7 +11,7 @@ import numpy as np
 from attention.analysis.head_metrics import uniform_entropy_bits
 from attention.analysis.head_roles import ENTROPY
 from attention.teaching.markdown import literal
-from attention.teaching.narration.charts import top_indices
+from attention.teaching.narration.charts import quoted, top_indices
 from attention.teaching.wording import blocks_note, plural
 
 
@@ -116,3 +116,15 @@ def head_grid_summary(score_name: str, scores: np.ndarray, highest: bool = True)
 def _score(name: str, value: float) -> str:
     """A role score as a share, entropy in bits."""
     return f"{value:.2f} bits" if name == ENTROPY else f"{value:.0%}"
+
+
+def paths_summary(tokens: list[str], coords: np.ndarray) -> str:
+    """The layer paths (steps, n, 2): how many tokens and steps, and the token whose
+    drawn path is longest."""
+    lengths = np.linalg.norm(np.diff(coords, axis=0), axis=2).sum(axis=0)
+    longest = int(np.argmax(lengths))
+    return (
+        f"{len(tokens)} {plural(len(tokens), 'token')} drawn after the embeddings and after "
+        f"each of {len(coords) - 1} layers. The longest path: {quoted(tokens[longest])}, "
+        f"{lengths[longest]:.2f} units in the picture."
+    )
