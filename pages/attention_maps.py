@@ -7,7 +7,7 @@ import streamlit as st
 
 from attention.analysis.head_metrics import summarise_heads
 from attention.figures.attention_maps import MAX_GRID_CELLS, attention_grid
-from attention.figures.tables import head_kind_table
+from attention.figures.tables import focus_weight_rows, head_kind_table
 from attention.teaching.narration import attention_maps as narration
 from ui import url_params
 from ui.charts import show_chart
@@ -64,6 +64,7 @@ else:
         )
 
 st.subheader("All heads")
+focus_rows = maps.trace.weights[:, focus]  # (heads, n_keys): the focus query's weights
 show_chart(
     attention_grid(
         **maps_to_draw(
@@ -81,6 +82,11 @@ show_chart(
         panel_px=280,
     ),
     key="grid_chart",
+    name="Attention maps of every head",
+    summary=narration.grid_summary(
+        maps.key_tokens, focus_rows, maps.query_tokens[focus], maps.head_names
+    ),
+    table=focus_weight_rows(maps.key_tokens, focus_rows, maps.head_names),
 )
 if note := narration.grid_pooled_note(len(maps.query_tokens), maps.is_self, MAX_GRID_CELLS):
     st.caption(note)

@@ -11,7 +11,12 @@ from attention.figures.head_spaces import (
     motion_figure,
     values_figure,
 )
-from attention.figures.tables import neighbour_table, rank_correlation_table
+from attention.figures.tables import (
+    focus_weight_rows,
+    neighbour_table,
+    point_rows,
+    rank_correlation_table,
+)
 from attention.geometry.head_spaces import HeadSpaces, agreement_range, neighbours
 from attention.teaching.narration import head_spaces as narration
 from ui import data, url_params
@@ -36,7 +41,13 @@ def stepped_motion(spaces: HeadSpaces, tokens: list[str], n_heads: int) -> None:
     )
     start = stages.index(stage or before)
     figure = motion_figure(spaces, tokens, start=start, reduced_motion=prefers_reduced_motion())
-    show_chart(figure, key="motion_chart")
+    kept = [head.variance_kept for head in spaces.heads]
+    show_chart(
+        figure,
+        key="motion_chart",
+        name="Animation: the tokens before and after each head",
+        summary=narration.motion_summary(len(tokens), kept),
+    )
     st.caption(
         "Press ▶ Play: the tokens split into a query (●) and a key (◇) in every head, "
         "resting on each head before moving on."
@@ -68,6 +79,9 @@ with left:
         key=FOCUS_CHART,
         on_select=focus_from_click,
         selection_mode="points",
+        name="Before: the token vectors in 2-D",
+        summary=narration.before_summary(tokens, spaces.before, focus),
+        table=point_rows(tokens, spaces.before.coords),
     )
     st.caption("Click a token to focus on it (or pick it in the sidebar).")
 with right:
@@ -87,6 +101,8 @@ st.markdown(
     "own space without the balancing coordinate."
 )
 st.caption(narration.cost_sentence(run.mha.d_model, run.mha.n_heads, run.mha.d_head, len(tokens)))
+focus_rows = trace.weights[:, focus]  # (heads, n): the focus token's weights, per head
+focus_table = focus_weight_rows(tokens, focus_rows)
 pictures, maps = st.columns(2) if beside else (st.container(), st.container())
 with pictures:
     show_chart(
@@ -94,6 +110,9 @@ with pictures:
             spaces, tokens, trace.weights, focus, columns=columns, title_chars=title_chars
         ),
         key="head_space_chart",
+        name="Each head's queries and keys in 2-D",
+        summary=narration.head_space_summary(tokens, focus_rows, focus),
+        table=focus_table,
     )
 with maps:
     show_chart(
@@ -107,6 +126,9 @@ with maps:
             colorbar_below=beside,
         ),
         key="heatmap_chart",
+        name="Attention maps, one per head",
+        summary=narration.heatmap_summary(tokens, focus_rows, focus),
+        table=focus_table,
     )
 
 st.subheader(narration.answers_title(tokens[focus]))
@@ -115,7 +137,13 @@ st.markdown(
     "$\\text{out} = \\sum_j w_j v_j$. The star is that average; since the picture is a "
     "linear projection, it sits exactly at the same weighted average of the drawn values."
 )
-show_chart(values_figure(spaces, tokens, trace.weights, focus, columns=4), key="values_chart")
+show_chart(
+    values_figure(spaces, tokens, trace.weights, focus, columns=4),
+    key="values_chart",
+    name="Each head's values and its output for the focus token",
+    summary=narration.values_summary(tokens, focus_rows, focus),
+    table=focus_table,
+)
 
 st.subheader("Distances really change — measured in full dimensions")
 near = neighbours(run.x, trace, focus)

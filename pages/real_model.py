@@ -14,11 +14,12 @@ from attention.figures.real_model import (
     head_grid_figure,
     layer_path_figure,
 )
-from attention.figures.tables import role_table
+from attention.figures.tables import head_score_rows, role_table, top_weight_rows
 from attention.geometry.planes import hidden_state_paths
 from attention.geometry.pooling import pool_attention
 from attention.models.pretrained import ModelConfig, ModelTrace
 from attention.teaching.narration import real_model as narration
+from attention.teaching.narration.charts import map_summary
 from ui import url_params
 from ui.charts import loading_plotly_meanwhile, show_chart
 from ui.real_model import model_or_stop, pretrained_model, run_real
@@ -58,6 +59,8 @@ def heads_view(trace: ModelTrace, roles: dict[str, np.ndarray], cfg: ModelConfig
         "Open head", url_params.whole_range("real_head"), key="real_head", bind="query-params"
     )
     role = None if role == url_params.NO_ROLE else role
+    # Named in the text and table: the role the grid is coloured by, else how focused.
+    score_name = role or ENTROPY
     show_chart(
         head_grid_figure(
             pool_attention(trace.attentions, GRID_BLOCKS),
@@ -67,6 +70,11 @@ def heads_view(trace: ModelTrace, roles: dict[str, np.ndarray], cfg: ModelConfig
             role_values=None if role is None else roles[role],
         ),
         key="real_grid",
+        name=narration.all_heads_title(cfg.layers, cfg.heads),
+        summary=narration.head_grid_summary(
+            score_name, roles[score_name], highest=role is not None
+        ),
+        table=head_score_rows(roles[score_name], score_name),
     )
     st.caption(narration.grid_note(len(trace.tokens), role, GRID_BLOCKS))
     close_up(trace, roles, layer, head)
@@ -94,10 +102,14 @@ def close_up(trace: ModelTrace, roles: dict[str, np.ndarray], layer: int, head: 
         bind="query-params",
         help="Long texts spread attention thin: on the shared 0–1 scale most cells look white.",
     )
+    title = f"layer {layer} · head {head}"
     show_chart(
         head_figure(weights, trace.tokens, layer - 1, head - 1, stretch=stretch),
         key="real_head_map",
         container=big,
+        name=f"Attention map of {title}",
+        summary=map_summary(title, trace.tokens, trace.tokens, weights),
+        table=top_weight_rows(trace.tokens, trace.tokens, weights),
     )
     facts.markdown(f"**Pattern:** {describe_head(weights)}")
     scores = {name: values[layer - 1, head - 1] for name, values in roles.items()}
@@ -156,7 +168,11 @@ st.dataframe(
 )
 
 st.header("How each layer moves the tokens")
+paths = hidden_state_paths(trace.hidden_states)
 show_chart(
-    layer_path_figure(hidden_state_paths(trace.hidden_states), trace.tokens), key="real_paths"
+    layer_path_figure(paths, trace.tokens),
+    key="real_paths",
+    name="How each layer moves the tokens",
+    summary=narration.paths_summary(trace.tokens, paths.coords),
 )
 st.caption(narration.paths_caption(n, MAX_NAMED_TOKENS))

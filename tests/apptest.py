@@ -138,3 +138,48 @@ def toy_points(text: str, d_model: int, seed: int = 0, positions: bool = True):
         positions=positions,
         word_vectors=lambda words, d: vocabulary.word_vectors(words, d)[0],
     )
+
+
+def chart_keys(at: AppTest) -> list[str]:
+    """The keys of every keyed plotly chart on the page, in page order."""
+    return [e.proto.id.rsplit("-", 1)[-1] for e in at.get("plotly_chart") if e.proto.id]
+
+
+def _chart_block(at: AppTest, key: str) -> tuple[list, int]:
+    """The elements of the block show_chart drew the chart with `key` into, and its index."""
+
+    def find(block):
+        children = list(getattr(block, "children", {}).values())
+        for i, child in enumerate(children):
+            if getattr(child, "type", None) == "plotly_chart" and child.proto.id.endswith(
+                f"-{key}"
+            ):
+                return children, i
+            found = find(child)
+            if found:
+                return found
+        return None
+
+    found = find(at.main)
+    if found is None:
+        raise KeyError(f"no chart with key {key!r}")
+    return found
+
+
+def chart_text(at: AppTest, key: str) -> tuple[str, str]:
+    """A chart's accessible name (its alt) and the summary captioned right under it
+    ("" where missing)."""
+    children, i = _chart_block(at, key)
+    after = children[i + 1] if i + 1 < len(children) else None
+    caption = after.value if getattr(after, "type", None) == "caption" else ""
+    return children[i].proto.alt, caption
+
+
+def table_rows(at: AppTest, key: str) -> list[dict]:
+    """Turn on the chart's "Show as table" switch and return the rows of the table it
+    shows under the chart."""
+    at.toggle(key=f"{key}_table").set_value(True).run()
+    assert not at.exception
+    children, i = _chart_block(at, key)
+    (table,) = [c for c in children[i + 1 :] if getattr(c, "type", None) == "table"]
+    return table.value.to_dict("records")

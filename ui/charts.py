@@ -1,16 +1,19 @@
 """Showing Plotly figures the same way on every page: full width, a toolbar whose PNG
-button exports at slide quality, and the page's shared font."""
+button exports at slide quality, and the page's shared font; under a chart, its text
+alternative (a computed summary a screen reader reads) and a "Show as table" switch."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from attention.figures.base.grid import figure
+from attention.teaching.markdown import literal
 
 CHART_CONFIG = {
     "displaylogo": False,
@@ -23,18 +26,57 @@ CHART_CONFIG = {
 _CHART_SENT = "_chart_sent"
 
 
+TableRows = Sequence[Mapping[str, object]] | pd.DataFrame
+
+
+def table_switch_key(chart_key: str) -> str:
+    """The key of a chart's "Show as table" switch."""
+    return f"{chart_key}_table"
+
+
 def show_chart(
-    fig: go.Figure, key: str | None, container: DeltaGenerator | None = None, **kwargs
+    fig: go.Figure,
+    key: str | None,
+    container: DeltaGenerator | None = None,
+    *,
+    name: str | None = None,
+    summary: str | None = None,
+    table: TableRows | None = None,
+    **kwargs,
 ) -> object:
     """Draw `fig` across `container` (a column, or an st.empty() placeholder redrawn in
     place; the page itself by default); returns Streamlit's selection event, if any.
     A chart redrawn several times in one run, as a live placeholder is, takes no key.
-    No Streamlit theme: the figures carry the look themselves (attention/figures/base/theme.py)."""
+    No Streamlit theme: the figures carry the look themselves (attention/figures/base/theme.py).
+    The SVG itself says nothing to a screen reader: `name` becomes the chart's accessible
+    name (Streamlit's `alt`: role="figure" with an aria-label), `summary` (markdown, from
+    a narration function) is captioned right under it, and `table` (rows built from the
+    arrays the figure draws) sits behind a keyboard-operable switch keyed after the
+    chart, as an HTML table (st.table: real rows and headers, read cell by cell)."""
     target = st if container is None else container
+    if summary is not None or table is not None:
+        target = target.container()  # one block: a placeholder holds the chart and its text
     st.session_state[_CHART_SENT] = True
-    return target.plotly_chart(
-        fig, key=key, width="stretch", config=CHART_CONFIG, theme=None, **kwargs
+    event = target.plotly_chart(
+        fig, key=key, width="stretch", config=CHART_CONFIG, theme=None, alt=name, **kwargs
     )
+    if summary is not None:
+        target.caption(summary)
+    if table is not None:
+        if key is None:
+            raise ValueError("a chart with a table needs a key for its switch")
+        if target.toggle("Show as table", key=table_switch_key(key)):
+            target.table(_plain(table), hide_index=True, alt=name and f"{name}, as a table")
+    return event
+
+
+def _plain(table: TableRows) -> pd.DataFrame:
+    """The rows with their text cells escaped: st.table renders markdown in cells, and
+    tokens are user text."""
+    frame = pd.DataFrame(table)
+    for column in frame.select_dtypes(include=["object", "string"]).columns:
+        frame[column] = frame[column].map(lambda cell: literal(str(cell)))
+    return frame
 
 
 @contextmanager

@@ -24,6 +24,11 @@ class ShownMaps:
         return self.trace.weights.shape[0]
 
     @property
+    def head_names(self) -> list[str]:
+        """Each head's name in text and tables: its title, else "head k"."""
+        return self.head_titles or [f"head {h + 1}" for h in range(self.n_heads)]
+
+    @property
     def is_self(self) -> bool:
         """Self-attention: the queries and keys are the same tokens."""
         return self.query_tokens is self.key_tokens

@@ -179,3 +179,56 @@ def role_table(scores: dict[str, np.ndarray]) -> list[dict[str, object]]:
         for layer in range(layers)
         for head in range(heads)
     ]
+
+
+# Charts as tables (the "Show as table" switch under a chart) -----------------------
+# Rounded to 3 decimals: a screen reader reads every digit.
+
+
+def point_rows(tokens: Sequence[str], coords: np.ndarray) -> list[dict[str, object]]:
+    """One row per token of a 2-D picture: its drawn coordinates."""
+    return [
+        {"token": token, "x (PC 1)": round(float(x), 3), "y (PC 2)": round(float(y), 3)}
+        for token, (x, y) in zip(tokens, np.asarray(coords), strict=True)
+    ]
+
+
+def focus_weight_rows(
+    key_tokens: Sequence[str], focus_rows: np.ndarray, head_names: Sequence[str] | None = None
+) -> list[dict[str, object]]:
+    """One row per key: the weight one query puts on it in each head, `focus_rows`
+    (heads, n_keys), one column per head ("head 1", … unless named)."""
+    columns = np.asarray(focus_rows).T
+    head_names = head_names or _head_names(len(focus_rows))
+    return [
+        {
+            "key": token,
+            **{name: round(float(w), 3) for name, w in zip(head_names, row, strict=True)},
+        }
+        for token, row in zip(key_tokens, columns, strict=True)
+    ]
+
+
+def top_weight_rows(
+    query_tokens: Sequence[str], key_tokens: Sequence[str], weights: np.ndarray, top: int = 3
+) -> list[dict[str, object]]:
+    """Per query of one map (n_q, n_k), its `top` heaviest keys, heaviest first: a long
+    map read row by row, without a column per key."""
+    weights = np.asarray(weights)
+    return [
+        {"query": query_tokens[q], "rank": rank, "key": key_tokens[k], "weight": round(float(w), 3)}
+        for q, row in enumerate(weights)
+        for rank, (k, w) in enumerate(
+            ((k, row[k]) for k in np.argsort(-row, kind="stable")[:top]), start=1
+        )
+    ]
+
+
+def head_score_rows(scores: np.ndarray, name: str) -> list[dict[str, object]]:
+    """One row per head of a (layers, heads) score, layers and heads counted from 1."""
+    layers, heads = np.shape(scores)
+    return [
+        {"layer": layer + 1, "head": head + 1, name: round(float(scores[layer, head]), 3)}
+        for layer in range(layers)
+        for head in range(heads)
+    ]

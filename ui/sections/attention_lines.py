@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from attention.figures.attention_maps import attention_lines
+from attention.figures.tables import focus_weight_rows
 from attention.teaching.narration import attention_maps as narration
 from ui.charts import show_chart
 from ui.shown_maps import ShownMaps
@@ -50,15 +51,21 @@ def lines_section(maps: ShownMaps, focus: int) -> None:
         if not shown:
             st.info("Pick at least one head to draw its lines.")
             return
+        drawn = [h - 1 for h in shown]
+        focus_rows = maps.trace.weights[drawn, focus]  # (drawn heads, n_keys)
+        names = [maps.head_names[h] for h in drawn]
         show_chart(
             attention_lines(
                 maps.trace.weights,
                 q_tokens,
                 maps.key_tokens,
-                [h - 1 for h in shown],
+                drawn,
                 focus=focus if only_focus else None,
                 query_side=maps.query_side.split(":")[0],
                 key_side=maps.key_side.split(":")[0],
             ),
             key="lines_chart",
+            name="Lines from queries to keys, one colour per head",
+            summary=narration.lines_summary(maps.key_tokens, focus_rows, q_tokens[focus], names),
+            table=focus_weight_rows(maps.key_tokens, focus_rows, names),
         )

@@ -6,7 +6,9 @@ import streamlit as st
 
 from attention.analysis.head_metrics import head_mean
 from attention.figures.attention_maps import LARGE_MAP_CELLS, attention_grid
+from attention.figures.tables import top_weight_rows
 from attention.teaching.narration import attention_maps as narration
+from attention.teaching.narration.charts import map_summary
 from ui.charts import show_chart
 from ui.pooled_maps import maps_to_draw
 from ui.shown_maps import ShownMaps
@@ -40,7 +42,8 @@ def one_head_large(maps: ShownMaps) -> None:
         "max_cells": LARGE_MAP_CELLS,
     }
     sides = {"query_side": maps.query_side, "key_side": maps.key_side, **SQUARE}
-    title = maps.head_titles[head] if maps.head_titles else f"head {head + 1}"
+    title = maps.head_names[head]
+    mean_weights = head_mean(trace.weights)
     big, mean = st.columns(2)
     with big:
         show_chart(
@@ -55,16 +58,24 @@ def one_head_large(maps: ShownMaps) -> None:
                 **sides,
             ),
             key="big_chart",
+            name=f"Attention map of {title}",
+            summary=map_summary(title, maps.query_tokens, maps.key_tokens, trace.weights[head]),
+            table=top_weight_rows(maps.query_tokens, maps.key_tokens, trace.weights[head]),
         )
     with mean:
         show_chart(
             attention_grid(
-                **maps_to_draw(head_mean(trace.weights), maps.query_tokens, **large),
+                **maps_to_draw(mean_weights, maps.query_tokens, **large),
                 titles=["mean of all heads"],
                 head_colors=False,
                 **sides,
             ),
             key="mean_chart",
+            name="Mean attention map of all heads",
+            summary=map_summary(
+                "mean of all heads", maps.query_tokens, maps.key_tokens, mean_weights[0]
+            ),
+            table=top_weight_rows(maps.query_tokens, maps.key_tokens, mean_weights[0]),
         )
     note = narration.large_pooled_note(len(maps.query_tokens), maps.is_self, LARGE_MAP_CELLS)
     if note:

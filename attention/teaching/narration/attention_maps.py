@@ -4,8 +4,13 @@ and when the lines are drawn for the focus token only. User text is escaped."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
+
 from attention.teaching.markdown import literal
-from attention.teaching.wording import blocks_note
+from attention.teaching.narration.charts import per_head_shares, quoted
+from attention.teaching.wording import blocks_note, plural
 
 SOURCE_WEIGHTS = "the sidebar source's heads"
 TRANSLATION_WEIGHTS = "hand-built translation heads"
@@ -91,3 +96,29 @@ def only_focus_help(n_tokens: int) -> str | None:
     if not only_focus_forced(n_tokens):
         return None
     return f"Over {MAX_ALL_LINES_TOKENS} tokens only the focus token's lines are drawn."
+
+
+# The charts' text alternatives ------------------------------------------------------
+
+
+def grid_summary(
+    key_tokens: Sequence[str], focus_rows: np.ndarray, focus_token: str, head_names: Sequence[str]
+) -> str:
+    """All heads' maps: how many, and per head the focus query's heaviest keys;
+    `focus_rows` (heads, n_keys)."""
+    n_heads = len(head_names)
+    return (
+        f"{n_heads} attention {plural(n_heads, 'map')}, one per head. Row of "
+        f"{quoted(focus_token)}: " + per_head_shares(key_tokens, focus_rows, head_names) + "."
+    )
+
+
+def lines_summary(
+    key_tokens: Sequence[str], focus_rows: np.ndarray, focus_token: str, head_names: Sequence[str]
+) -> str:
+    """The lines of the heads drawn: per head, the focus query's heaviest keys (its
+    widest lines); `focus_rows` (drawn heads, n_keys)."""
+    return (
+        f"Lines from queries to keys for {', '.join(head_names)}, as wide as the weights. "
+        f"From {quoted(focus_token)}: " + per_head_shares(key_tokens, focus_rows, head_names) + "."
+    )

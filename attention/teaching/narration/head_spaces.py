@@ -5,10 +5,15 @@ d_model, and the captions that name the focus token and the sizes."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+
+import numpy as np
 
 from attention.core.cost import attention_cost
 from attention.geometry.head_spaces import AgreementRange
+from attention.geometry.planes import Layout2D
 from attention.teaching.markdown import literal
+from attention.teaching.narration.charts import per_head_shares, quoted, top_indices
 from attention.teaching.wording import plural
 
 
@@ -106,3 +111,67 @@ def start_page_sizes(n_tokens: int, width: int, n_heads: int, d_head: int) -> st
         f"{plural(d_head, 'dimension')}. "
         "Change the sentence and the knobs in the sidebar; every page follows them."
     )
+
+
+# The charts' text alternatives ------------------------------------------------------
+
+
+def before_summary(tokens: Sequence[str], before: Layout2D, focus: int) -> str:
+    """The "before" picture: how many tokens, the variance its two axes keep, and the
+    tokens drawn nearest to the focus token."""
+    distance = np.linalg.norm(before.coords - before.coords[focus], axis=1)
+    distance[focus] = np.inf
+    nearest = [quoted(tokens[j]) for j in top_indices(-distance, min(3, len(tokens) - 1))]
+    near = f" Nearest to {quoted(tokens[focus])} in the picture: {', '.join(nearest)}."
+    return (
+        f"Before any head: the {len(tokens)} token {plural(len(tokens), 'vector')} in 2-D, "
+        f"the picture keeping {before.variance_kept:.0%} of their variance."
+        + (near if nearest else "")
+    )
+
+
+def motion_summary(n_tokens: int, variance_kept: Sequence[float]) -> str:
+    """The before → after animation: what its stages are and how faithful each head's is."""
+    kept = ", ".join(f"head {h + 1} {v:.0%}" for h, v in enumerate(variance_kept))
+    return (
+        f"Animation: the {n_tokens} {plural(n_tokens, 'token')} before any head, then split "
+        f"into a query and a key in each of {len(variance_kept)} "
+        f"{plural(len(variance_kept), 'head')}. Variance kept per head: {kept}."
+    )
+
+
+def head_space_summary(tokens: Sequence[str], focus_rows: np.ndarray, focus: int) -> str:
+    """Each head's query/key picture: where the focus token's query puts its weight
+    (the lines' widths), per head; `focus_rows` (heads, n)."""
+    return (
+        f"Each head's queries and keys in 2-D, lines from {quoted(tokens[focus])}'s query "
+        "as wide as its weights. "
+        + per_head_shares(tokens, focus_rows, _head_names(len(focus_rows)))
+        + "."
+    )
+
+
+def heatmap_summary(tokens: Sequence[str], focus_rows: np.ndarray, focus: int) -> str:
+    """The heatmaps: one per head, and per head the focus token's row's heaviest keys."""
+    n_heads = len(focus_rows)
+    return (
+        f"{n_heads} attention {plural(n_heads, 'map')}, rows are queries and columns keys, "
+        f"each row summing to 1. {quoted(tokens[focus])}'s row: "
+        + per_head_shares(tokens, focus_rows, _head_names(n_heads))
+        + "."
+    )
+
+
+def values_summary(tokens: Sequence[str], focus_rows: np.ndarray, focus: int) -> str:
+    """The values and ★ picture: each head's output for the focus token is the weighted
+    average of its values; the values with the largest shares, per head."""
+    return (
+        f"Each head's output for {quoted(tokens[focus])} (★) is the weighted average of its "
+        "values (■). Shares: "
+        + per_head_shares(tokens, focus_rows, _head_names(len(focus_rows)))
+        + "."
+    )
+
+
+def _head_names(n_heads: int) -> list[str]:
+    return [f"head {h + 1}" for h in range(n_heads)]

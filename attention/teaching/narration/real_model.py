@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
+
 from attention.analysis.head_metrics import uniform_entropy_bits
+from attention.analysis.head_roles import ENTROPY
 from attention.teaching.markdown import literal
+from attention.teaching.narration.charts import quoted, top_indices
 from attention.teaching.wording import blocks_note, plural
 
 
@@ -90,4 +94,37 @@ def paths_caption(n_tokens: int, max_named: int) -> str:
     return (
         "Every token's vector after the embeddings and after each layer, all projected by "
         "one PCA so the moves are comparable; the grey line joins one token's positions. " + named
+    )
+
+
+def head_grid_summary(score_name: str, scores: np.ndarray, highest: bool = True) -> str:
+    """The grid of all heads: its size, and the three heads with the highest (or, for
+    entropy, lowest) `score_name` in `scores` (layers, heads)."""
+    layers, heads = scores.shape
+    order = top_indices(scores.ravel() if highest else -scores.ravel(), 3)
+    which = "highest" if highest else "lowest"
+    named = ", ".join(
+        f"layer {i // heads + 1} head {i % heads + 1} ({_score(score_name, scores.flat[i])})"
+        for i in order
+    )
+    return (
+        f"{layers * heads} small attention maps, {layers} layers (rows) × {heads} heads "
+        f"(columns). The {which} {score_name}: {named}."
+    )
+
+
+def _score(name: str, value: float) -> str:
+    """A role score as a share, entropy in bits."""
+    return f"{value:.2f} bits" if name == ENTROPY else f"{value:.0%}"
+
+
+def paths_summary(tokens: list[str], coords: np.ndarray) -> str:
+    """The layer paths (steps, n, 2): how many tokens and steps, and the token whose
+    drawn path is longest."""
+    lengths = np.linalg.norm(np.diff(coords, axis=0), axis=2).sum(axis=0)
+    longest = int(np.argmax(lengths))
+    return (
+        f"{len(tokens)} {plural(len(tokens), 'token')} drawn after the embeddings and after "
+        f"each of {len(coords) - 1} layers. The longest path: {quoted(tokens[longest])}, "
+        f"{lengths[longest]:.2f} units in the picture."
     )
