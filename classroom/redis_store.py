@@ -28,9 +28,9 @@ class RedisClassStore:
         self._clock = clock
 
     @classmethod
-    def from_url(cls, url: str) -> RedisClassStore:
+    def from_url(cls, url: str, clock: Callable[[], float] = time.time) -> RedisClassStore:
         """A store on the server at `url` (redis://host:port/db)."""
-        return cls(redis.Redis.from_url(url, decode_responses=True, socket_timeout=10))
+        return cls(redis.Redis.from_url(url, decode_responses=True, socket_timeout=10), clock)
 
     @staticmethod
     def _key(code: str, *parts: object) -> str:
