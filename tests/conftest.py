@@ -68,3 +68,20 @@ def nginx() -> str:
         if os.environ.get("CI"):
             pytest.fail(str(error))
         pytest.skip(str(error))
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory):
+    """A redis-server of our own on a free loopback port; without Debian's redis-server
+    the test skips (fails when CI is set)."""
+    from tests.redis_server import RedisServer, redis_server_installed
+
+    if not redis_server_installed():
+        message = "redis-server is missing (install Debian's redis-server: scripts/ensure-redis)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server
+    server.stop()
