@@ -10,12 +10,14 @@ STREAMLIT_INLINE_SCRIPT = "sha256-THxz9J9+wf7rhwR2YkXJoSZ13UCmYyC+3lNDv2+8ugA="
 # As strict as Streamlit 1.67 and its Plotly work under, found in Chromium on every page
 # (tests/test_browser_serving.py): 'wasm-unsafe-eval' for Streamlit's protobuf decoder,
 # 'unsafe-eval' for Plotly's WebGL charts (regl builds its draw calls with new Function),
+# blob: for st.components.v2, whose inline JS Streamlit imports from a blob: URL (the
+# playground and the reduced-motion reporter; only the page's own scripts can make one),
 # inline styles (emotion, Plotly, KaTeX), data: images (Plotly's heatmaps) and fonts,
 # and Google's icon server for the Material favicon. Nothing is framed or posted.
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
-        f"script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval' '{STREAMLIT_INLINE_SCRIPT}'",
+        f"script-src 'self' blob: 'wasm-unsafe-eval' 'unsafe-eval' '{STREAMLIT_INLINE_SCRIPT}'",
         "style-src 'self' 'unsafe-inline'",
         "img-src 'self' data: https://fonts.gstatic.com",
         "font-src 'self' data:",
