@@ -133,7 +133,7 @@ function drawHead(view, data, h) {
   const out = weightedSum(weights, head.values);
   const norm = Math.hypot(q[0], q[1]);
   const u = norm > 0 ? [q[0] / norm, q[1] / norm] : [1, 0];
-  const far = data.bound * 1.5;
+  const far = data.bound / Math.max(Math.abs(u[0]), Math.abs(u[1])); // ends on the frame
   view.axis.setAttribute("x1", -u[0] * far); view.axis.setAttribute("y1", u[1] * far);
   view.axis.setAttribute("x2", u[0] * far); view.axis.setAttribute("y2", -u[1] * far);
   const token = data.tokens[data.query];
