@@ -8,12 +8,12 @@ from attention.analysis.head_masks import format_heads_off
 from attention.analysis.heads_off import SCORE_VIEWS, focus_rows, rollout_contrast
 from attention.analysis.rollout import attention_rollout
 from attention.figures.heads_off import importance_figure, rollout_figure, switches_figure
+from attention.teaching.markdown import literal
 from attention.teaching.narration import heads_off as narration
 from ui import head_switches as hn
 from ui import url_params
 from ui.charts import show_chart
 from ui.jobs import run_with_progress
-from ui.markdown import literal
 from ui.real_model import model_or_stop, run_real
 from ui.sections.head_switch_board import switch_board
 from ui.sections.pruning_curves import pruning_section

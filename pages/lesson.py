@@ -3,10 +3,10 @@ answers it, the measured numbers, and a question to check yourself."""
 
 import streamlit as st
 
+from attention.teaching.markdown import literal
 from ui import lesson
 from ui.lesson_keys import KEYS_HELP, keyboard
 from ui.lesson_steps import LESSON_STEPS
-from ui.markdown import literal
 from ui.sidebar import scenario_sidebar
 
 scenario = scenario_sidebar()

@@ -14,8 +14,8 @@ from attention.figures.base.palette import HEAD_COLORS
 from attention.models.translation import EXAMPLES
 from attention.teaching.lesson.content import lesson_text, parse_steps
 from attention.teaching.lesson.quiz import choice_quiz
+from attention.teaching.markdown import literal
 from tests.apptest import array, chart, grid_maps, open_page, tile_maps, toy_points, traces
-from ui.markdown import literal
 
 PAGE = "pages/lesson.py"
 STEPS = [step.id for step in lesson_text()]

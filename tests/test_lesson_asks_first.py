@@ -14,8 +14,8 @@ import re
 import pytest
 
 from attention.teaching.lesson.content import lesson_text
+from attention.teaching.markdown import literal
 from tests.apptest import open_page
-from ui.markdown import literal
 
 PAGE = "pages/lesson.py"
 STEPS = [step.id for step in lesson_text()]

@@ -17,8 +17,8 @@ from attention.models.translation import (
     choose_pronoun,
     look_up,
 )
+from attention.teaching.markdown import literal
 from tests.apptest import array, chart, grid_labels, grid_maps, open_page, toy_points, traces
-from ui.markdown import literal
 
 PAGE = "pages/block.py"
 MODEL = build_translation_model()

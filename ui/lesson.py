@@ -19,10 +19,10 @@ from attention.figures.lesson import for_slides
 from attention.teaching.lesson.content import StepText, fill, lesson_text
 from attention.teaching.lesson.export import ExportedStep, lesson_html
 from attention.teaching.lesson.steps import StepView
+from attention.teaching.markdown import literal
 from ui import url_params
 from ui.charts import show_chart
 from ui.lesson_keys import REVEAL_KEY_NAME
-from ui.markdown import literal
 from ui.scenario import Scenario
 
 STEP_KEY = "lesson_step"

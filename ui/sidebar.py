@@ -16,9 +16,9 @@ import streamlit as st
 
 from attention.experiments.training.train import TrainingConfig
 from attention.models.pretrained import ModelConfig, ModelError
+from attention.teaching.markdown import literal
 from ui import data, url_params
 from ui.charts import loading_plotly_meanwhile
-from ui.markdown import literal
 from ui.navigation import ensure_entry
 from ui.real_model import pretrained_model
 from ui.scenario import SCENARIO_NAMES, SOURCES, Scenario, carry_focus, parse_query

@@ -1,6 +1,6 @@
 """User text inside markdown: escaped so it shows literally — no emphasis, links, LaTeX
-or HTML made from what a user typed. Plain Python, used by the narration functions and,
-through ui/markdown.py, by the pages."""
+or HTML made from what a user typed. Plain Python, used by the narration functions, the
+URL table's notices and the pages."""
 
 from __future__ import annotations
 

@@ -15,11 +15,11 @@ from attention.experiments.training.task import TASK_TEXTS
 from attention.experiments.training.train import Comparison, TrainingConfig, seed_summary
 from attention.figures import tables
 from attention.figures.why_heads_training import head_maps, loss_curves, seed_spread
+from attention.teaching.markdown import literal
 from attention.teaching.narration import why_heads as narration
 from ui import url_params
 from ui import why_heads as exp
 from ui.charts import show_chart
-from ui.markdown import literal
 
 SEEDS_ACROSS = 5
 _REQUESTED = "why_trained"  # (settings, seed) pairs the user asked to train this session

@@ -12,10 +12,10 @@ from attention.figures.block_translation import joint_query_key_figure
 from attention.geometry.head_spaces import head_layout
 from attention.models import translation
 from attention.models.translation.pronoun import choose_pronoun
+from attention.teaching.markdown import literal
 from attention.teaching.narration import translation as narration
 from ui import url_params
 from ui.charts import show_chart
-from ui.markdown import literal
 from ui.pooled_maps import maps_to_draw
 from ui.translation import run_translation
 
