@@ -12,7 +12,7 @@ from attention.teaching.lesson.content import lesson_text
 from harness.browser import wait_until_drawn
 
 pytestmark = pytest.mark.browser
-KEYS_FRAME = 'iframe[title*="lesson_keys"]'
+KEYS = 'html[data-lesson-keys="listening"]'  # set once the listener is attached
 
 
 def step_in_url(page) -> int:
@@ -36,8 +36,7 @@ def press(page, key: str, step: int) -> None:
 def test_keys_move_through_the_steps_and_reveal(app_url, page):
     page.goto(f"{app_url}/lesson?step=2&present=1")
     wait_until_drawn(page, min_charts=1)
-    page.wait_for_selector(KEYS_FRAME, state="attached", timeout=60_000)
-    page.wait_for_timeout(500)  # the frame's script has attached its listener
+    page.wait_for_selector(KEYS, state="attached", timeout=60_000)
     for key, step in [("ArrowRight", 3), ("PageDown", 4), ("Space", 5), ("ArrowLeft", 4)]:
         press(page, key, step)
     press(page, "PageUp", 3)
@@ -55,8 +54,7 @@ def test_keys_move_through_the_steps_and_reveal(app_url, page):
 def test_keys_typed_into_a_widget_stay_with_it(app_url, page):
     page.goto(f"{app_url}/lesson?step=2")
     wait_until_drawn(page, min_charts=1)
-    page.wait_for_selector(KEYS_FRAME, state="attached", timeout=60_000)
-    page.wait_for_timeout(500)
+    page.wait_for_selector(KEYS, state="attached", timeout=60_000)
     slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input').first
     slider.focus()
     page.keyboard.press("ArrowRight")  # moves the "Try this" control, not the step

@@ -1,0 +1,32 @@
+// The Lesson's keyboard and clicker: listens to keydown on the page and sends the action
+// to Python as a trigger (one script run, then gone).
+const ACTIONS = {
+  ArrowRight: "next", PageDown: "next", " ": "next",
+  ArrowLeft: "back", PageUp: "back",
+  a: "reveal", A: "reveal",
+};
+// Keys typed into these belong to the widget (text, sliders, radios, select boxes).
+const WIDGETS = "input, textarea, select, [contenteditable=''], [contenteditable='true'], " +
+  "[role='slider'], [role='radio'], [role='radiogroup'], [role='combobox'], " +
+  "[role='listbox'], [role='option'], [role='menu'], [role='menuitem'], [role='tab']";
+
+export default function ({ setTriggerValue }) {
+  const onKeyDown = (event) => {
+    const action = ACTIONS[event.key];
+    if (!action || event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) {
+      return;
+    }
+    const target = event.composedPath()[0];
+    if (target && target.closest && target.closest(WIDGETS)) return;
+    // Space on a focused button or link presses that button: leave it to the browser.
+    if (event.key === " " && target && target.closest && target.closest("button, a")) return;
+    event.preventDefault();
+    setTriggerValue("action", action);
+  };
+  document.addEventListener("keydown", onKeyDown, true);
+  document.documentElement.dataset.lessonKeys = "listening"; // tests and tools can wait for it
+  return () => {
+    document.removeEventListener("keydown", onKeyDown, true);
+    delete document.documentElement.dataset.lessonKeys;
+  };
+}
