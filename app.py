@@ -1,10 +1,11 @@
-"""Head Spaces: the Streamlit entry point — page navigation and theme, nothing else.
+"""Head Spaces: the Streamlit entry point — page navigation, theme and page CSS, nothing else.
 Every page draws the shared sidebar itself (ui.sidebar.scenario_sidebar)."""
 
 import streamlit as st
 
 from attention.core.process_tuning import tune_process
 from ui.navigation import app_pages, mark_entry
+from ui.page_style import page_style
 
 
 @st.cache_resource
@@ -14,6 +15,7 @@ def _tune_process() -> dict[str, bool]:
 
 st.set_page_config(page_title="Head Spaces", page_icon=":material/scatter_plot:", layout="wide")
 _tune_process()
+page_style()
 page = st.navigation(app_pages())
 mark_entry()
 page.run()

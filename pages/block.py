@@ -29,7 +29,7 @@ def why_the_residual_matters(scenario: Scenario, run: ScenarioRun) -> None:
     )
     st.latex(
         r"\text{distance from rank 1} = \frac{\lVert X - \mathbf{1}\bar{x}^{\top}\rVert_F}"
-        r"{\lVert X\rVert_F}, \qquad \bar{x} = \text{mean token}"
+        r"{\lVert X\rVert_F}, \qquad\allowbreak {\bar{x} = \text{mean token}}"
     )
     left, right = st.columns([3, 2])
     stack_norms = url_params.picked("block_stack_norm")

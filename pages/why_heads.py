@@ -32,11 +32,10 @@ def same_cost(mha: MultiHeadAttention, n_tokens: int) -> None:
         "query gets."
     )
     st.latex(
-        r"\begin{gathered}\text{params} = 4\,d_{\text{model}}\,(h\,d_{\text{head}})"
-        r"\quad\text{scores: } h\,n^2 d_{\text{head}} \\"
-        r"\xrightarrow{\;d_{\text{head}} = d_{\text{model}}/h\;}\quad"
-        r"4\,d_{\text{model}}^2 \text{ and } n^2 d_{\text{model}}\text{ for every } h"
-        r"\end{gathered}"
+        r"{\text{params} = 4\,d_{\text{model}}\,(h\,d_{\text{head}})}\quad\allowbreak"
+        r"{\text{scores: } h\,n^2 d_{\text{head}}} \\"
+        r"{\xrightarrow{\;d_{\text{head}} = d_{\text{model}}/h\;}}\quad\allowbreak"
+        r"{4\,d_{\text{model}}^2 \text{ and } n^2 d_{\text{model}}\text{ for every } h}"
     )
     try:
         layouts = compare_layouts(mha.d_model, mha.n_heads, n_tokens, bias=mha.bias)

@@ -82,7 +82,7 @@ function buildHead(root, data, h) {
     diamond.setAttribute("points", "0,-0.16 0.16,0 0,0.16 -0.16,0");
     diamond.setAttribute("class", "diamond");
     const attrs = { "data-token": data.tokens[j], "data-kind": "key", "data-head": h + 1, "data-index": j };
-    const g = data.keys_draggable ? draggable(keysSvg, diamond, attrs, "") : el(keysSvg, "g", { ...attrs, class: "point key fixed" });
+    const g = data.keys_draggable ? draggable(keysSvg, diamond, attrs, "") : el(keysSvg, "g", { ...attrs, role: "img", class: "point key fixed" });
     if (!data.keys_draggable) g.appendChild(diamond);
     keys.push(g);
     keyLabels.push(el(keysSvg, "text", { class: "label" }, data.tokens[j]));

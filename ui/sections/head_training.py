@@ -94,9 +94,9 @@ def train_and_compare(seed: int) -> Trained | None:
     st.header("4. Train a small model and watch heads specialise")
     st.markdown(narration.task_description(TASK_TEXTS.marks, TASK_TEXTS.query))
     st.latex(
-        r"\begin{gathered}\text{(a) } 1\times d \quad \text{(b) } h \times \tfrac{d}{h} \quad"
-        r"\text{(c) } h \times d \\ \text{(d) } h \times \tfrac{d}{h}"
-        r"\text{, head } i \text{ reads only } x_{[i d/h,\,(i+1) d/h)}\end{gathered}"
+        r"{\text{(a) } 1\times d} \quad\allowbreak {\text{(b) } h \times \tfrac{d}{h}} \quad"
+        r"\allowbreak {\text{(c) } h \times d} \\ {\text{(d) } h \times \tfrac{d}{h}"
+        r"\text{, head } i} \allowbreak {\text{ reads only } x_{[i d/h,\,(i+1) d/h)}}"
     )
     st.caption(narration.noise_caption(TASK_TEXTS.marks))
     config = _training_config()

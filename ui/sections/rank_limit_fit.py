@@ -42,9 +42,9 @@ def rank_limit(seed: int, mha: MultiHeadAttention) -> None:
         "every d_head from 1 to n and keep the best of two starts."
     )
     st.latex(
-        r"\begin{gathered}S = \frac{X W_Q W_K^{\top} X^{\top}}{\sqrt{d_{\text{head}}}},\quad"
-        r"\operatorname{rank} S \le \min(d_{\text{head}}, d_{\text{model}}) \\"
-        r"\log A = S - c\,\mathbf 1^{\top}\end{gathered}"
+        r"{S = \frac{X W_Q W_K^{\top} X^{\top}}{\sqrt{d_{\text{head}}}},}\quad\allowbreak"
+        r"{\operatorname{rank} S \le \min(d_{\text{head}}, d_{\text{model}})} \\"
+        r"{\log A = S - c\,\mathbf 1^{\top}}"
     )
     cols = st.columns([2, 1, 2])
     kinds = {**PATTERNS, "drawn": "drawn by you: tick the keys each query attends to"}

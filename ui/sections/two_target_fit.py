@@ -25,9 +25,8 @@ def one_distribution_per_head(scenario: Scenario, run: ScenarioRun) -> None:
         "missing from the other:"
     )
     st.latex(
-        r"\begin{gathered}o = \sum_j w_j v_j,\quad \sum_j w_j = 1 \;\Rightarrow\;"
-        r" w_a + w_b \le 1 \\ \Rightarrow\; -\tfrac12(\log w_a + \log w_b) \ge \log 2"
-        r"\end{gathered}"
+        r"{o = \sum_j w_j v_j,}\quad\allowbreak{\sum_j w_j = 1} \;\Rightarrow\;"
+        r" {w_a + w_b \le 1} \\ \Rightarrow\; {-\tfrac12(\log w_a + \log w_b) \ge \log 2}"
     )
     n = len(tokens)
     if n < narration.TWO_TARGETS_MIN_TOKENS:

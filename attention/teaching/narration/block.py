@@ -27,12 +27,12 @@ def block_equations(norm: str) -> str:
     ("post": after the sum; otherwise before the sublayer)."""
     if norm == "post":
         return (
-            r"x \leftarrow \mathrm{LN}\big(x + \mathrm{MultiHead}(x)\big), \qquad "
-            r"x \leftarrow \mathrm{LN}\big(x + \mathrm{FFN}(x)\big)"
+            r"{x \leftarrow \mathrm{LN}\big(x + \mathrm{MultiHead}(x)\big),} \qquad\allowbreak "
+            r"{x \leftarrow \mathrm{LN}\big(x + \mathrm{FFN}(x)\big)}"
         )
     return (
-        r"x \leftarrow x + \mathrm{MultiHead}\big(\mathrm{LN}(x)\big), \qquad "
-        r"x \leftarrow x + \mathrm{FFN}\big(\mathrm{LN}(x)\big)"
+        r"{x \leftarrow x + \mathrm{MultiHead}\big(\mathrm{LN}(x)\big),} \qquad\allowbreak "
+        r"{x \leftarrow x + \mathrm{FFN}\big(\mathrm{LN}(x)\big)}"
     )
 
 

@@ -1,0 +1,67 @@
+"""An automated accessibility audit: axe-core (shipped in axe-playwright-python) in a real
+headless Chromium over every page and every Lesson step at 1280×720, a projector, and
+every page at 390×844, a phone, with the rules for WCAG 2.0, 2.1 and 2.2 levels A and AA.
+No critical and no serious violation may remain anywhere on the page, Streamlit's own
+chrome included (none is found there at these sizes, so nothing is allowed for). axe
+cannot judge charts' meaning or colour choices; tests/test_colours.py checks those."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from attention.teaching.lesson.content import lesson_text
+from harness.browser import wait_until_drawn
+from tests.test_browser_layout import PAGE_CHARTS
+from ui.navigation import PAGES
+
+pytestmark = pytest.mark.browser
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+BLOCKING = {"critical", "serious"}
+# URL paths: Streamlit serves the default (first) page at "/", the others at their stem.
+PAGE_PATHS = ["" if i == 0 else path[6:-3] for i, (path, _, _) in enumerate(PAGES)]
+STEP_PATHS = [f"lesson?step={k}" for k in range(2, len(lesson_text()) + 1)]
+# Something each page always draws, waited for before the audit (a fresh server's first
+# load reruns once through app.py, so "script finished" alone can come early).
+HEADING = '[data-testid="stMainBlockContainer"] :is(h1, h2)'
+DRAWN = {"playground": '[data-kind="query"]'}
+AXE = Axe()
+
+
+def _blocking_violations(page) -> list[str]:
+    """axe's critical and serious WCAG A/AA violations on the page, one line each."""
+    results = AXE.run(
+        page,
+        options={"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]},
+    )
+    return [
+        f"{violation['id']} ({violation['impact']}): {node['target']} {node['html'][:120]}"
+        for violation in results.response["violations"]
+        if violation["impact"] in BLOCKING
+        for node in violation["nodes"]
+    ]
+
+
+def _audit(chromium, app_url: str, size: tuple[int, int], path: str) -> list[str]:
+    width, height = size
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/{path}")
+        name = path.split("?")[0]
+        wait_until_drawn(page, min_charts=PAGE_CHARTS.get(name, 0) if name != "lesson" else 1)
+        page.wait_for_selector(DRAWN.get(name, HEADING))
+        assert page.locator('[data-testid="stException"]').count() == 0
+        return _blocking_violations(page)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("path", PAGE_PATHS + STEP_PATHS)
+def test_no_serious_violation_on_a_projector(chromium, app_url, path):
+    assert _audit(chromium, app_url, (1280, 720), path) == []
+
+
+@pytest.mark.parametrize("path", PAGE_PATHS)
+def test_no_serious_violation_on_a_phone(chromium, app_url, path):
+    assert _audit(chromium, app_url, (390, 844), path) == []
