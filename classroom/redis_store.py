@@ -20,7 +20,7 @@ T = TypeVar("T")
 PREFIX = "headspaces"
 
 
-class RedisClassStore:
+class RedisClassStore(store.LecturerSteps):
     """store.ClassStore in a Redis server."""
 
     def __init__(self, client: redis.Redis, clock: Callable[[], float] = time.time) -> None:
@@ -103,19 +103,6 @@ class RedisClassStore:
             return self._public(record, pipe.execute())
 
         return self._retrying(attempt, self._key(code))
-
-    def set_step(
-        self, code: str, secret: str, step: int, options: Sequence[str] = ()
-    ) -> PublicState:
-        return self._lecturer_change(
-            code, secret, lambda record: store.with_step(record, step, options)
-        )
-
-    def reveal(self, code: str, secret: str) -> PublicState:
-        return self._lecturer_change(code, secret, store.revealed)
-
-    def open_second_round(self, code: str, secret: str) -> PublicState:
-        return self._lecturer_change(code, secret, store.second_round)
 
     def close_class(self, code: str, secret: str) -> None:
         code = store.normalise_code(code)

@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS vote_rate (
 _FIELDS = ("code", "secret_hash", "steps", "step", "round", "phase", "options", "closed")
 
 
-class SQLiteClassStore:
+class SQLiteClassStore(store.LecturerSteps):
     """store.ClassStore in an SQLite file; one connection per thread."""
 
     def __init__(self, path: str | Path, clock: Callable[[], float] = time.time) -> None:
@@ -141,19 +141,6 @@ class SQLiteClassStore:
             record = change(store.require_open(record))
             self._save(db, record)
             return self._public(db, record)
-
-    def set_step(
-        self, code: str, secret: str, step: int, options: Sequence[str] = ()
-    ) -> PublicState:
-        return self._lecturer_change(
-            code, secret, lambda record: store.with_step(record, step, options)
-        )
-
-    def reveal(self, code: str, secret: str) -> PublicState:
-        return self._lecturer_change(code, secret, store.revealed)
-
-    def open_second_round(self, code: str, secret: str) -> PublicState:
-        return self._lecturer_change(code, secret, store.second_round)
 
     def close_class(self, code: str, secret: str) -> None:
         code = store.normalise_code(code)

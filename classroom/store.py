@@ -10,7 +10,7 @@ import json
 import re
 import secrets
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
@@ -372,3 +372,25 @@ def public_state(record: ClassRecord, joined: int, answers: Sequence[str]) -> Pu
 def round_result(step: int, round: int, answers: Sequence[str]) -> RoundResult:
     """One round's counts per option from its answers (one per device)."""
     return RoundResult(step=step, round=round, votes=dict(Counter(answers)), answered=len(answers))
+
+
+class LecturerSteps:
+    """The lecturer's changes of step and phase, the same for every backend: each is one
+    change of the class record through the backend's `_lecturer_change`, which checks the
+    secret and that the class is open, and saves the change atomically."""
+
+    def _lecturer_change(
+        self, code: str, secret: str, change: Callable[[ClassRecord], ClassRecord]
+    ) -> PublicState:
+        raise NotImplementedError
+
+    def set_step(
+        self, code: str, secret: str, step: int, options: Sequence[str] = ()
+    ) -> PublicState:
+        return self._lecturer_change(code, secret, lambda record: with_step(record, step, options))
+
+    def reveal(self, code: str, secret: str) -> PublicState:
+        return self._lecturer_change(code, secret, revealed)
+
+    def open_second_round(self, code: str, secret: str) -> PublicState:
+        return self._lecturer_change(code, secret, second_round)
