@@ -94,6 +94,7 @@ else:
     lesson.details(step.text, view)
     lesson.figure(step.text, view, number, present=False)
     lesson.quiz(step.text, view)
+    lesson.by_hand(step, scenario)
     lesson.score_line(final=number == n, questions=n)
     lesson.export_section(LESSON_STEPS, scenario)
     reset_button()

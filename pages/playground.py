@@ -12,7 +12,7 @@ from ui import url_params
 from ui.navigation import ensure_entry
 from ui.playground import (
     current_heads,
-    draw,
+    draw_page,
     model_playground,
     read_link,
     reset_positions,
@@ -56,7 +56,7 @@ temperature = st.session_state["pg_temp"]
 weights = [head_trace(h.query, h.keys, h.values, temperature).weights[0, 0] for h in heads]
 outcome = check(st.session_state["pg_challenge"], playground.tokens, weights)
 (said.success if outcome.met else said.info)(verdict(outcome))
-draw(playground, heads)
+draw_page(playground, heads)
 st.caption(
     "As the server computed it after the last move: "
     + "; ".join(

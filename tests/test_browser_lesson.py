@@ -1,14 +1,19 @@
 """The Lesson in a real headless Chromium: in presenter mode every step fits a 1280×720
 and a 1920×1080 window with no vertical scrolling and every chart drawn (screenshots
-saved to look at), Next moves on, and the downloaded lesson file draws every figure
-offline, with all network requests blocked and no page error."""
+saved to look at), Next moves on, the lecture step's heads can be dragged and moved
+with the arrow keys once it is answered (the arrows then move the point, not the step),
+and the downloaded lesson file draws every figure offline, with all network requests
+blocked and no page error."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from attention.teaching.lesson.content import lesson_text
-from harness.browser import SCREENSHOTS, wait_until_drawn
+from attention.teaching.playground import head_trace
+from harness.browser import SCREENSHOTS, count_script_runs, wait_for_rerun, wait_until_drawn
+from harness.playground import mouse_drag, point, screen_xy, shown
 
 pytestmark = pytest.mark.browser
 SIZES = [(1280, 720), (1920, 1080)]
@@ -48,6 +53,31 @@ def test_every_step_fits_the_window_in_presenter_mode(app_url, window):
             page.wait_for_function(
                 f"() => document.body.innerText.includes('Step {number + 1} of {STEPS}')"
             )
+
+
+def test_the_lecture_steps_heads_move_by_hand_after_the_answer(page, app_url):
+    step = next(i for i, s in enumerate(lesson_text(), 1) if s.id == "lecture")
+    page.goto(f"{app_url}/lesson?step={step}")
+    wait_until_drawn(page, min_charts=1)
+    page.wait_for_function("() => document.documentElement.dataset.lessonKeys === 'listening'")
+    assert point(page).count() == 0  # asks first
+    quiz = page.locator('[data-testid="stRadio"]', has_text="Check yourself")
+    quiz.get_by_text("head 2", exact=True).click()
+    point(page).wait_for()
+    count_script_runs(page)
+    mouse_drag(page, point(page), screen_xy(page, -2.0, -4.0))
+    wait_for_rerun(page, min_charts=1)  # the drag's points reach the session
+    dragged = shown(page)["query"]
+    np.testing.assert_allclose(dragged, [-2.0, -4.0], atol=0.05)
+    point(page).focus()
+    count_script_runs(page)
+    page.keyboard.press("ArrowLeft")  # moves the point, not the Lesson to the step before
+    wait_for_rerun(page, min_charts=1)
+    now = shown(page)
+    np.testing.assert_allclose(now["query"], [dragged[0] - 0.05, dragged[1]], atol=1e-4)
+    trace = head_trace(now["query"], now["keys"], now["values"])
+    np.testing.assert_allclose(now["weights"], trace.weights[0, 0], atol=1e-6)
+    assert page.locator("strong", has_text=f"Step {step} of {STEPS}").count() == 1
 
 
 def test_the_downloaded_lesson_draws_offline(app_url, chromium, tmp_path):

@@ -1,8 +1,9 @@
 """The playground in a real headless Chromium: the query dragged with the mouse, moved
 with the arrow keys and dragged by touch on a phone; after each, the weights, ★ and
 sentence on screen equal the engine's for the points on screen (within 1e-6), and a
-finished drag reaches the server (link and challenge). A challenge is met by one
-scripted drag and refused by a wrong one. Screenshots at 1280×720, 1920×1080 and
+finished drag reaches the server (link and challenge). Each challenge is met by
+scripted drags and refused by a wrong one, the page's verdict agreeing with the check on
+the engine's weights for the points on screen. Screenshots at 1280×720, 1920×1080 and
 390×844 go to artifacts/screenshots/."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from attention.teaching.challenges import check
 from attention.teaching.narration.playground import weight_sentence
 from attention.teaching.playground import format_points, head_trace
 from harness.browser import SCREENSHOTS, wait_until_drawn
@@ -45,6 +47,70 @@ def assert_screen_is_the_engines(page, head: int = 1, temperature: float = 1.0) 
 def wait_for_link(page, fragment: str) -> None:
     page.wait_for_function("(f) => decodeURIComponent(location.search).includes(f)", arg=fragment)
     wait_until_drawn(page)
+
+
+def drag_to(page, locator, xy: tuple[float, float], head: int = 1) -> None:
+    """Drag a point to the head's coordinates `xy` and wait for the server's answer (the
+    link changes when the drag's positions arrive) and the page redrawn."""
+    before = page.evaluate("() => location.search")
+    mouse_drag(page, locator, screen_xy(page, *xy, head=head))
+    page.wait_for_function("(s) => location.search !== s", arg=before)
+    wait_until_drawn(page)
+
+
+def assert_verdict(page, number: int, heads: int, met: bool, said: str) -> None:
+    """The challenge checked on the engine's weights for the points on screen has the
+    expected outcome, and the page's verdict says so."""
+    weights = []
+    for head in range(1, heads + 1):
+        now = shown(page, head)
+        weights.append(head_trace(now["query"], now["keys"], now["values"]).weights[0, 0])
+    assert check(number, model_playground().tokens, weights).met is met
+    assert page.locator(VERDICT, has_text=said).count() == 1
+
+
+# Per challenge: the link that opens it, then (point, head, target) drags, the first
+# refused (wrong), the rest meeting it; what the met verdict says. Positions chosen so a
+# drop a pixel off still lands well inside (or outside) the challenge's bounds.
+CHALLENGE_DRAGS = {
+    2: (
+        "?pg_challenge=2",
+        [("query", None, 1, (-2.0, -4.0))],  # all towards "tea": 76 % / 21 %
+        [("query", None, 1, (-3.5, -2.5))],  # between the two keys: 50 % / 49 %
+        "Met",
+    ),
+    3: (
+        "?pg_challenge=3&pg_keys=1",
+        [("key", "for", 1, (3.0, 3.0))],  # "for" further away from the query
+        [("key", "it's", 1, (3.5, 3.5)), ("key", "for", 1, (-3.0, -1.0))],  # beside "tea"
+        "as close as one head can",
+    ),
+    4: (
+        "?pg_challenge=4&pg_heads=2&pg_keys=1",
+        [("query", None, 1, (-2.0, -4.0)), ("query", None, 2, (3.0, -3.0))],  # "for" boxed in
+        [("key", "for", 2, (3.5, -3.5))],  # "for" dragged out of the other keys' box
+        "Met",
+    ),
+}
+
+
+@pytest.mark.parametrize("number", sorted(CHALLENGE_DRAGS))
+def test_each_challenge_is_met_by_a_drag_and_refused_by_a_wrong_one(chromium, app_url, number):
+    link, wrong, right, met_said = CHALLENGE_DRAGS[number]
+    heads = 2 if number == 4 else 1
+    ctx, page, errors = open_playground(
+        chromium, app_url, link, viewport={"width": 1600, "height": 1000}
+    )
+    for kind, token, head, xy in wrong:
+        drag_to(page, point(page, kind, head, token), xy, head)
+    assert_verdict(page, number, heads, met=False, said="Not yet")
+    for kind, token, head, xy in right:
+        drag_to(page, point(page, kind, head, token), xy, head)
+    assert_verdict(page, number, heads, met=True, said=met_said)
+    for head in range(1, heads + 1):
+        assert_screen_is_the_engines(page, head)
+    assert not errors
+    ctx.close()
 
 
 def shot(page, name: str) -> None:

@@ -5,6 +5,8 @@ the URL, the score counts first answers, and the exported file escapes the sente
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 import streamlit as st
@@ -15,6 +17,7 @@ from attention.models.translation import EXAMPLES
 from attention.teaching.lesson.content import lesson_text, parse_steps
 from attention.teaching.lesson.quiz import choice_quiz
 from attention.teaching.markdown import literal
+from attention.teaching.playground import head_trace
 from tests.apptest import array, chart, grid_maps, open_page, tile_maps, toy_points, traces
 
 PAGE = "pages/lesson.py"
@@ -280,6 +283,33 @@ def test_lecture_answer_is_the_head_whose_drawn_weights_go_to_tea_and_its():
         shares.append(weights["tea"] + weights["it's"])
     mostly = [f"head {h + 1}" for h, share in enumerate(shares) if share > 0.5]
     assert_right(at, mostly[0] if len(mostly) == 1 else "both" if mostly else "neither")
+
+
+def playground_data(at) -> list[dict]:
+    """The data of each draggable-head component on the page."""
+    return [
+        json.loads(e.proto.json)
+        for e in at.get("bidi_component")
+        if e.proto.component_name == "head_spaces_playground"
+    ]
+
+
+def test_lecture_step_offers_its_heads_to_drag_after_the_reveal_only():
+    at = at_id("lecture", lesson_fit_seed="3")
+    assert not playground_data(at)  # its live weights would tell the answer
+    answer(at, "head 1")
+    (data,) = playground_data(at)
+    assert data["tokens"][data["query"]] == "du"
+    (component,) = [
+        e for e in at.get("bidi_component") if e.proto.component_name == "head_spaces_playground"
+    ]
+    assert component.proto.id.endswith("-lesson_playground_3")  # not the playground page's
+    drawn = [t for t in view(at)["data"] if t.get("name") == "keys"]
+    for head, keys in zip(data["heads"], drawn, strict=True):
+        weights = head_trace(head["query"], head["keys"], head["values"]).weights[0, 0]
+        static = dict(zip(keys["hovertext"], array(keys["customdata"])[:, 0], strict=True))
+        # the same fit as the static picture, whose hover data rounds to four decimals
+        np.testing.assert_allclose(weights, [static[t] for t in data["tokens"]], atol=5.1e-5)
 
 
 def test_distances_answer_is_the_lowest_drawn_bar():

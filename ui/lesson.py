@@ -57,6 +57,9 @@ class LessonStep:
     text: StepText
     control: Callable[[Scenario], Control | None]
     view: Callable[[Scenario, object], StepView]
+    # After the reveal, the step's view to move by hand (given the control's value), if
+    # it has one: before it, the live numbers would tell the answer.
+    by_hand: Callable[[object], None] | None = None
 
 
 def step_count() -> int:
@@ -305,6 +308,12 @@ def control_value(step: LessonStep, scenario: Scenario) -> object:
     if control is None:
         return None
     return st.session_state.get(control.key, control.default)
+
+
+def by_hand(step: LessonStep, scenario: Scenario) -> None:
+    """The step's view to move by hand, once the step is revealed, if it has one."""
+    if step.by_hand is not None and phase(step.text.id) == REVEALED:
+        step.by_hand(control_value(step, scenario))
 
 
 def export_section(steps: list[LessonStep], scenario: Scenario) -> None:

@@ -45,9 +45,11 @@ from attention.teaching.lesson.steps import (
     translation_step,
     two_targets_step,
 )
+from attention.teaching.playground import playground_from_fit
 from ui import block_data, data, why_heads
 from ui.cache_policy import PER_USER_TTL
 from ui.lesson import Control, LessonStep
+from ui.playground import draw, keep_in_session, moved_heads
 from ui.real_model import minilm_reads, pretrained_model, run_real
 from ui.scenario import D_MODEL_CHOICES, Scenario, carry_focus
 from ui.translation import run_translation
@@ -274,6 +276,29 @@ def _lecture(scenario: Scenario, seed: object) -> StepView:
     )
 
 
+def _lecture_by_hand(seed: object) -> None:
+    """After the reveal: the same fit's two heads to drag, as on the playground page but
+    under the step's own key and kept in the session only."""
+    playground = playground_from_fit(_lecture_fit(int(seed)))
+    key = f"lesson_playground_{int(seed)}"
+    st.subheader("Now move the query yourself")
+    st.caption(
+        f"The same two heads, fitted from seed {int(seed)}. Drag the query ● of “{QUERY}”, "
+        "or Tab to it and use the arrow keys (Shift: bigger steps): each head's weights, "
+        "output ★ and sentence follow at every frame. The picture above stays as the fit "
+        "made it; the page “Move the query yourself” has challenges."
+    )
+    keys_draggable = st.toggle("Drag the keys too", key="lesson_pg_keys")
+    draw(
+        playground,
+        moved_heads(key, playground),
+        key=key,
+        temperature=1.0,
+        keys_draggable=keys_draggable,
+        on_positions_change=keep_in_session(key, playground),
+    )
+
+
 def _distances(scenario: Scenario, _: object) -> StepView:
     toy = _toy(scenario)
     run = data.run(toy)
@@ -332,4 +357,5 @@ _STEPS = {
     "translation": (_translation_control, _translation),
     "real_heads": (_no_control, _real_heads),
 }
-LESSON_STEPS = [LessonStep(text, *_STEPS[text.id]) for text in lesson_text()]
+_BY_HAND = {"lecture": _lecture_by_hand}
+LESSON_STEPS = [LessonStep(text, *_STEPS[text.id], _BY_HAND.get(text.id)) for text in lesson_text()]

@@ -5,6 +5,7 @@ arranges these."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +26,6 @@ from attention.teaching.playground import (
 from ui import url_params
 
 COMPONENT_KEY = "playground"
-_SEQ = "_pg_seq"  # the number of the last positions received, echoed to the browser
 NAMES = ("pg_heads", "pg_temp", "pg_keys", "pg_challenge", "pg_q1", "pg_q2", "pg_k1", "pg_k2")
 _HERE = Path(__file__).parent / "components"
 _draw = st.components.v2.component(
@@ -34,6 +34,17 @@ _draw = st.components.v2.component(
     css=(_HERE / "playground.css").read_text(encoding="utf-8"),
     js=(_HERE / "playground.js").read_text(encoding="utf-8"),
 )
+
+
+def _seq_name(key: str) -> str:
+    """Where the number of component `key`'s last positions received is kept: the next
+    draw echoes it, so the browser can tell an answer to an earlier send."""
+    return f"_{key}_seq"
+
+
+def _moved_name(key: str) -> str:
+    """Where a component outside the playground page keeps its last dragged points."""
+    return f"_{key}_moved"
 
 
 @st.cache_resource
@@ -68,28 +79,41 @@ def current_heads(playground: Playground) -> tuple[HeadPoints, ...]:
     return tuple(heads)
 
 
-def take_positions() -> None:
-    """on_positions_change: a finished drag's positions, clamped and kept to the link's
-    four decimals (so the page and a reopened link show the same numbers); points left
-    where the model put them stay "" (out of the link). A malformed payload is ignored,
-    so nothing non-finite gets in."""
-    sent = st.session_state[COMPONENT_KEY]["positions"]
-    model = model_playground()
+def sent_heads(key: str, playground: Playground) -> tuple[HeadPoints, ...] | None:
+    """The points a finished drag sent from component `key`, clamped to the plot, one
+    HeadPoints per head sent (values as fitted); None for a malformed payload or a
+    non-finite number, so nothing non-finite gets in. Remembers the payload's number
+    for the next draw of that component."""
+    sent = st.session_state[key]["positions"]
     try:
-        st.session_state[_SEQ] = int(sent["seq"])
-        moved = zip(sent["queries"], sent["keys"], model.heads, strict=False)
-        for number, (query, keys, own) in enumerate(moved, 1):
-            for name, points, start in (
-                (f"pg_q{number}", query, own.query),
-                (f"pg_k{number}", keys, own.keys),
-            ):
-                points = np.asarray(points, np.float64).reshape(start.shape)
-                if not np.isfinite(points).all():
-                    return
-                written = format_points(clamp(points))
-                st.session_state[name] = "" if written == format_points(start) else written
+        heads = []
+        for query, keys, own in zip(sent["queries"], sent["keys"], playground.heads, strict=False):
+            query = np.asarray(query, np.float64).reshape(own.query.shape)
+            keys = np.asarray(keys, np.float64).reshape(own.keys.shape)
+            if not (np.isfinite(query).all() and np.isfinite(keys).all()):
+                return None
+            heads.append(HeadPoints(clamp(query), clamp(keys), own.values))
+        st.session_state[_seq_name(key)] = int(sent["seq"])
     except (KeyError, TypeError, ValueError):
+        return None
+    return tuple(heads)
+
+
+def take_positions() -> None:
+    """on_positions_change of the playground page: a finished drag's positions kept to
+    the link's four decimals (so the page and a reopened link show the same numbers);
+    points left where the model put them stay "" (out of the link)."""
+    model = model_playground()
+    heads = sent_heads(COMPONENT_KEY, model)
+    if heads is None:
         return
+    for number, (moved, own) in enumerate(zip(heads, model.heads, strict=False), 1):
+        for name, points, start in (
+            (f"pg_q{number}", moved.query, own.query),
+            (f"pg_k{number}", moved.keys, own.keys),
+        ):
+            written = format_points(points)
+            st.session_state[name] = "" if written == format_points(start) else written
 
 
 def reset_positions() -> None:
@@ -98,8 +122,18 @@ def reset_positions() -> None:
         st.session_state[name] = ""
 
 
-def draw(playground: Playground, heads: tuple[HeadPoints, ...]) -> None:
-    """The component: every head shown, redrawn in the browser at each frame of a drag."""
+def draw(
+    playground: Playground,
+    heads: tuple[HeadPoints, ...],
+    *,
+    key: str,
+    temperature: float,
+    keys_draggable: bool,
+    on_positions_change: Callable[[], None],
+) -> None:
+    """The component under `key`: the heads shown at their current points, redrawn in
+    the browser at each frame of a drag; a finished drag calls `on_positions_change`,
+    which reads the points with `sent_heads(key, playground)`."""
     values = np.concatenate([h.values for h in playground.heads])
     data = {
         "tokens": list(playground.tokens),
@@ -107,9 +141,9 @@ def draw(playground: Playground, heads: tuple[HeadPoints, ...]) -> None:
         "bound": BOUND,
         "value_bound": float(np.ceil(np.abs(values).max() * 12) / 10),
         "d_head": D_HEAD,
-        "seq": st.session_state.get(_SEQ, 0),
-        "temperature": st.session_state["pg_temp"],
-        "keys_draggable": st.session_state["pg_keys"],
+        "seq": st.session_state.get(_seq_name(key), 0),
+        "temperature": temperature,
+        "keys_draggable": keys_draggable,
         "heads": [
             {
                 "query": head.query.tolist(),
@@ -120,10 +154,40 @@ def draw(playground: Playground, heads: tuple[HeadPoints, ...]) -> None:
             for h, head in enumerate(heads)
         ],
     }
-    _draw(key=COMPONENT_KEY, data=data, on_positions_change=take_positions)
+    _draw(key=key, data=data, on_positions_change=on_positions_change)
+
+
+def draw_page(playground: Playground, heads: tuple[HeadPoints, ...]) -> None:
+    """The playground page's component, with the sidebar's temperature and mode."""
+    draw(
+        playground,
+        heads,
+        key=COMPONENT_KEY,
+        temperature=st.session_state["pg_temp"],
+        keys_draggable=st.session_state["pg_keys"],
+        on_positions_change=take_positions,
+    )
 
 
 def write_link() -> None:
     """Every playground value into the link; defaults stay out."""
     for name in NAMES:
         url_params.write(st.query_params, name, st.session_state[name])
+
+
+def moved_heads(key: str, playground: Playground) -> tuple[HeadPoints, ...]:
+    """The heads of component `key` as last dragged in this session (the fit's where
+    nothing has moved yet)."""
+    return st.session_state.get(_moved_name(key), playground.heads)
+
+
+def keep_in_session(key: str, playground: Playground) -> Callable[[], None]:
+    """An on_positions_change for a component outside the playground page: a finished
+    drag's points are kept in this session only (nothing in the link), for moved_heads."""
+
+    def keep() -> None:
+        heads = sent_heads(key, playground)
+        if heads is not None:
+            st.session_state[_moved_name(key)] = heads
+
+    return keep

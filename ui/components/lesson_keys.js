@@ -5,10 +5,12 @@ const ACTIONS = {
   ArrowLeft: "back", PageUp: "back",
   a: "reveal", A: "reveal",
 };
-// Keys typed into these belong to the widget (text, sliders, radios, select boxes).
+// Keys typed into these belong to the widget (text, sliders, radios, select boxes, and
+// the lecture step's draggable points, which arrow keys move).
 const WIDGETS = "input, textarea, select, [contenteditable=''], [contenteditable='true'], " +
   "[role='slider'], [role='radio'], [role='radiogroup'], [role='combobox'], " +
-  "[role='listbox'], [role='option'], [role='menu'], [role='menuitem'], [role='tab']";
+  "[role='listbox'], [role='option'], [role='menu'], [role='menuitem'], [role='tab'], " +
+  "[aria-roledescription='draggable point']";
 
 export default function ({ setTriggerValue }) {
   const onKeyDown = (event) => {
