@@ -19,6 +19,7 @@ from tests.apptest import (
     head_points,
     open_page,
     table_rows,
+    train_small,
 )
 
 FOCUS = 4  # "the" in the default sentence "The cat sat on the mat because it was tired."
@@ -118,3 +119,104 @@ def test_real_model_charts_have_summaries_and_tables_of_their_numbers(role):
     np.testing.assert_allclose([r[role] for r in rows], above, atol=5e-3)
     best = np.sort(above)[::-1][:3]
     assert [int(p) for p in re.findall(r"\((\d+)%\)", summary)] == [round(100 * b) for b in best]
+
+
+def _columns(rows: list[dict], *names: str) -> np.ndarray:
+    """Table columns as an array (len(names), rows)."""
+    return np.array([[r[name] for r in rows] for name in names], dtype=float)
+
+
+def _percents(text: str) -> list[int]:
+    return [int(p) for p in re.findall(r"(\d+)%", text)]
+
+
+def test_why_heads_charts_have_summaries_and_tables_of_their_numbers():
+    at = train_small(open_page("pages/why_heads.py"), seeds=True)
+    _every_chart_is_named_and_summarised(
+        at,
+        {
+            "wh_cost_bars",
+            "wh_cost_length",
+            "wh_two_targets",
+            "wh_two_curves",
+            "wh_rank_error",
+            "wh_rank_sv",
+            "wh_rank_patterns",
+            "wh_loss",
+            "wh_head_maps",
+            "wh_seed_spread",
+            "wh_slicing",
+            "wh_slice_share",
+        },
+    )
+    params, projection, score = (array(t["x"]) for t in chart(at, "wh_cost_bars")["data"])
+    rows = table_rows(at, "wh_cost_bars")
+    np.testing.assert_array_equal([r["parameters"] for r in rows], params)
+    np.testing.assert_array_equal([r["MACs: total"] for r in rows], projection + score)
+
+    rows = table_rows(at, "wh_cost_length")
+    for line in chart(at, "wh_cost_length")["data"]:
+        np.testing.assert_allclose([r[line["name"]] for r in rows], array(line["y"]))
+        np.testing.assert_array_equal([r["n"] for r in rows], array(line["x"]))
+
+    bars = chart(at, "wh_two_targets")
+    drawn = np.array([array(t["y"]) for t in bars["data"]])  # one head, head 1, head 2
+    rows = table_rows(at, "wh_two_targets")
+    table = _columns(rows, "one head", "head 1 of two", "head 2 of two")
+    np.testing.assert_allclose(table, drawn, atol=5e-4)
+    a, b = (round(s["x0"] + 0.5) for s in bars["layout"]["shapes"][:2])  # shaded targets
+    stated = _percents(chart_text(at, "wh_two_targets")[1])
+    assert stated == [round(100 * w) for w in (drawn[0, a], drawn[0, b], drawn[1, a], drawn[2, b])]
+
+    curves = chart(at, "wh_two_curves")["data"]
+    rows = table_rows(at, "wh_two_curves")
+    for line in curves:
+        np.testing.assert_allclose([r[line["name"]] for r in rows], array(line["y"]), atol=5e-4)
+    ends = re.findall(r"ends at (\d\.\d+)|heads at (\d\.\d+)", chart_text(at, "wh_two_curves")[1])
+    assert [float(x or y) for x, y in ends] == [round(array(c["y"])[-1], 3) for c in curves]
+
+    (error,) = chart(at, "wh_rank_error")["data"]
+    rows = table_rows(at, "wh_rank_error")
+    np.testing.assert_allclose(_columns(rows, "error (nats)")[0], array(error["y"]), atol=5e-4)
+    np.testing.assert_allclose(
+        _columns(rows, "misplaced (%)")[0], array(error["customdata"]), atol=5e-4
+    )
+
+    (staircase,) = chart(at, "wh_rank_sv")["data"]
+    z = array(staircase["z"]).reshape(len(array(staircase["y"])), -1)
+    rows = table_rows(at, "wh_rank_sv")
+    filled = (~np.isnan(z)).sum(axis=1)  # the staircase's drawn cells per d_head
+    assert [r["rank"] for r in rows] == filled.tolist()
+    stated = re.findall(r"(\d+) at d_head = \d+", chart_text(at, "wh_rank_sv")[1])
+    assert [int(s) for s in stated] == filled.tolist()
+    sigma = array(staircase["customdata"]).reshape(z.shape)
+    np.testing.assert_allclose([[r[f"σ_{i + 1}"] for i in range(z.shape[1])] for r in rows], sigma)
+
+    rows = table_rows(at, "wh_slice_share")
+    names = list(dict.fromkeys(r["W_Q"] for r in rows))  # one per panel, in panel order
+    for name, bars in zip(names, chart(at, "wh_slice_share")["data"], strict=True):
+        mine = [r["own slice (%)"] for r in rows if r["W_Q"] == name]
+        np.testing.assert_allclose(mine, array(bars["y"]), atol=5e-4)
+
+    raw = chart(at, "wh_loss")["data"][::2]  # faint raw loss, then its running mean
+    rows = table_rows(at, "wh_loss")
+    labels = [c for c in rows[0] if c != "step"]
+    assert labels == [t["name"] for t in chart(at, "wh_loss")["data"][1::2]]
+    for label, line in zip(labels, raw, strict=True):
+        np.testing.assert_allclose([r[label] for r in rows], array(line["y"]), atol=5e-4)
+    ends = [float(m) for m in re.findall(r": (\d\.\d{3})", chart_text(at, "wh_loss")[1])]
+    smooth = [array(t["y"])[-1] for t in chart(at, "wh_loss")["data"][1::2]]
+    np.testing.assert_allclose(ends, smooth, atol=6e-4)
+
+    rows = table_rows(at, "wh_head_maps")
+    variants = list(dict.fromkeys(r["variant"] for r in rows))  # in the panels' order
+    panels = chart(at, "wh_head_maps")["data"]
+    assert len(variants) == len(panels)
+    for variant, panel in zip(variants, panels, strict=True):
+        z = array(panel["z"]).reshape(len(panel["y"]), -1)  # (heads, keys) as drawn
+        mine = [r for r in rows if r["variant"] == variant]
+        np.testing.assert_allclose(_columns(mine, *panel["y"]), z, atol=5e-4)
+
+    (first, *_) = chart(at, "wh_seed_spread")["data"]
+    rows = [r for r in table_rows(at, "wh_seed_spread") if r["variant"] == literal(first["name"])]
+    np.testing.assert_allclose([r["accuracy (%)"] for r in rows], array(first["x"]), atol=5e-4)

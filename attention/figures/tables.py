@@ -152,6 +152,41 @@ def seed_table(
     return rows
 
 
+def variant_weight_rows(
+    labels: Mapping[str, str], weights: Mapping[str, np.ndarray], tokens: Sequence[str]
+) -> list[dict[str, object]]:
+    """Per variant (key → (heads, n) weights of the query), one row per key token with
+    a column per head: the trained heads' map as a table."""
+    return [
+        {"variant": labels[key], **row}
+        for key, rows in weights.items()
+        for row in focus_weight_rows(tokens, rows)
+    ]
+
+
+def seed_accuracy_rows(
+    summary: Mapping[str, Mapping[str, np.ndarray]],
+    labels: Mapping[str, str],
+    seeds: Sequence[int],
+) -> list[dict[str, object]]:
+    """One row per variant and seed: its held-out accuracy in percent (the dots drawn)."""
+    return [
+        {"variant": labels[key], "seed": seed, "accuracy (%)": round(100 * float(a), 3)}
+        for key, values in summary.items()
+        for seed, a in zip(seeds, values["accuracy"], strict=True)
+    ]
+
+
+def slice_share_rows(shares: Mapping[str, np.ndarray]) -> list[dict[str, object]]:
+    """One row per W_Q (named) and head: the share of the head's weight in its own
+    slice, in percent (the bars drawn)."""
+    return [
+        {"W_Q": name, "head": h + 1, "own slice (%)": round(100 * float(share), 3)}
+        for name, own in shares.items()
+        for h, share in enumerate(own)
+    ]
+
+
 def slice_rows(
     rows: Sequence[Mapping[str, object]], labels: Mapping[str, str]
 ) -> list[Mapping[str, object]]:
@@ -231,4 +266,30 @@ def head_score_rows(scores: np.ndarray, name: str) -> list[dict[str, object]]:
         {"layer": layer + 1, "head": head + 1, name: round(float(scores[layer, head]), 3)}
         for layer in range(layers)
         for head in range(heads)
+    ]
+
+
+def series_rows(
+    x_name: str, x: Sequence[object], series: Mapping[str, Sequence[float]]
+) -> list[dict[str, object]]:
+    """A line chart as rows: one per x value, one column per line drawn (named)."""
+    return [
+        {x_name: value, **{name: round(float(ys[i]), 3) for name, ys in series.items()}}
+        for i, value in enumerate(x)
+    ]
+
+
+def maps_top_rows(
+    names: Sequence[str],
+    query_tokens: Sequence[str],
+    key_tokens: Sequence[str],
+    maps: np.ndarray,
+    top: int = 1,
+) -> list[dict[str, object]]:
+    """Several maps (m, n_q, n_k) named `names`: per map and query, its `top` heaviest
+    keys (top_weight_rows with the map's name first)."""
+    return [
+        {"map": name, **row}
+        for name, weights in zip(names, maps, strict=True)
+        for row in top_weight_rows(query_tokens, key_tokens, weights, top)
     ]
