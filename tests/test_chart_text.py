@@ -220,3 +220,38 @@ def test_why_heads_charts_have_summaries_and_tables_of_their_numbers():
     (first, *_) = chart(at, "wh_seed_spread")["data"]
     rows = [r for r in table_rows(at, "wh_seed_spread") if r["variant"] == literal(first["name"])]
     np.testing.assert_allclose([r["accuracy (%)"] for r in rows], array(first["x"]), atol=5e-4)
+
+
+@pytest.mark.slow  # ablation: the page scores the task with every head on
+def test_heads_needed_charts_have_summaries_and_tables_of_their_numbers():
+    at = open_page("pages/heads_needed.py", heads_off="6.12", focus="2")
+    _every_chart_is_named_and_summarised(
+        at, {"heads_switches", "heads_importance", "heads_rollout"}
+    )
+    (switches,) = chart(at, "heads_switches")["data"]
+    rows = table_rows(at, "heads_switches")
+    assert [(r["layer"], r["head"]) for r in rows] == list(
+        zip(array(switches["y"]).astype(int), array(switches["x"]).astype(int), strict=True)
+    )
+    on = np.array(switches["customdata"]) == "on"
+    assert [r["on (1) or off (0)"] for r in rows] == on.astype(float).tolist()
+    per_layer = on.reshape(6, 12).sum(axis=1)  # MiniLM: 6 layers × 12 heads
+    assert chart_text(at, "heads_switches")[1].endswith(", ".join(map(str, per_layer)) + ".")
+
+    (cells,) = chart(at, "heads_importance")["data"]
+    z = array(cells["z"]).ravel()
+    rows = table_rows(at, "heads_importance")
+    column = next(c for c in rows[0] if c not in ("layer", "head"))
+    np.testing.assert_allclose([r[column] for r in rows], z, atol=5e-4)
+    assert np.isnan(z[5 * 12 + 11])  # head 6.12 is off, blank in both
+    stated = [
+        float(v)
+        for v in re.findall(r"head \d+ \((-?\d\.\d+)\)", chart_text(at, "heads_importance")[1])
+    ]
+    ranked = np.sort(z[~np.isnan(z)])[::-1]
+    np.testing.assert_allclose(stated, [*ranked[:3], *ranked[::-1][:3]], atol=6e-5)
+
+    raw, rolled = (array(t["z"]) for t in chart(at, "heads_rollout")["data"])
+    rows = table_rows(at, "heads_rollout")
+    np.testing.assert_allclose(_columns(rows, "raw attention")[0], raw.ravel(), atol=5e-4)
+    np.testing.assert_allclose(_columns(rows, "rollout")[0], rolled.ravel(), atol=5e-4)

@@ -259,6 +259,22 @@ def top_weight_rows(
     ]
 
 
+def rollout_rows(rows: np.ndarray, tokens: Sequence[str]) -> list[dict[str, object]]:
+    """The focus token's raw attention and rollout (2, layers, n) as one row per layer
+    and key, layers counted from 1."""
+    raw, rolled = np.asarray(rows)
+    return [
+        {
+            "layer": layer + 1,
+            "key": token,
+            "raw attention": round(float(raw[layer, k]), 3),
+            "rollout": round(float(rolled[layer, k]), 3),
+        }
+        for layer in range(len(raw))
+        for k, token in enumerate(tokens)
+    ]
+
+
 def head_score_rows(scores: np.ndarray, name: str) -> list[dict[str, object]]:
     """One row per head of a (layers, heads) score, layers and heads counted from 1."""
     layers, heads = np.shape(scores)
