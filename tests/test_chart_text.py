@@ -255,3 +255,83 @@ def test_heads_needed_charts_have_summaries_and_tables_of_their_numbers():
     rows = table_rows(at, "heads_rollout")
     np.testing.assert_allclose(_columns(rows, "raw attention")[0], raw.ravel(), atol=5e-4)
     np.testing.assert_allclose(_columns(rows, "rollout")[0], rolled.ravel(), atol=5e-4)
+
+
+def _top_keys_match(rows: list[dict], maps: np.ndarray) -> None:
+    """A maps_top_rows table (map, query, rank 1, key, weight) against drawn maps."""
+    np.testing.assert_allclose([r["weight"] for r in rows], maps.max(axis=2).ravel(), atol=5e-4)
+
+
+def test_block_charts_have_summaries_and_tables_of_their_numbers():
+    at = open_page("pages/block.py")
+    _every_chart_is_named_and_summarised(
+        at,
+        {
+            "block_concat",
+            "block_reads",
+            "block_norms",
+            "block_hidden",
+            "block_real_ratios",
+            "block_real_paths",
+            "block_collapse",
+            "block_collapse_pca",
+            "block_encoder",
+            "block_decoder",
+            "block_cross",
+            "block_joint",
+        },
+    )
+    bars = chart(at, "block_norms")["data"]  # per sublayer: ‖stream‖, then ‖update‖
+    rows = table_rows(at, "block_norms")
+    sublayers = list(dict.fromkeys(r["sublayer"] for r in rows))
+    for s, name in enumerate(sublayers):
+        mine = [r for r in rows if r["sublayer"] == name]
+        for column, drawn in zip(("‖stream‖", "‖update‖"), bars[2 * s : 2 * s + 2], strict=True):
+            np.testing.assert_allclose([r[column] for r in mine], array(drawn["y"]), atol=5e-4)
+        ratios = [r["‖update‖ / ‖stream‖"] for r in mine]
+        stated = re.search(rf"{name}: median (\d\.\d\d)", chart_text(at, "block_norms")[1])
+        assert float(stated.group(1)) == pytest.approx(np.median(ratios), abs=6e-3)
+
+    lines = chart(at, "block_real_ratios")["data"]
+    rows = table_rows(at, "block_real_ratios")
+    for band, median in (lines[0:2], lines[2:4]):
+        sublayer = median["name"].split(":")[0]
+        high, low = np.split(array(band["y"]), 2)
+        np.testing.assert_allclose(
+            _columns(rows, f"{sublayer}: median")[0], array(median["y"]), atol=5e-4
+        )
+        np.testing.assert_allclose(
+            _columns(rows, f"{sublayer}: 90th percentile")[0], high, atol=5e-4
+        )
+        np.testing.assert_allclose(
+            _columns(rows, f"{sublayer}: 10th percentile")[0], low[::-1], atol=5e-4
+        )
+
+    points = chart(at, "block_real_paths")["data"][1:]  # after the grey path lines
+    rows = table_rows(at, "block_real_paths")
+    drawn = np.concatenate([np.column_stack([array(p["x"]), array(p["y"])]) for p in points])
+    np.testing.assert_allclose(_columns(rows, "x", "y").T, drawn, atol=5e-4)
+
+    curves = chart(at, "block_collapse")["data"]
+    rows = table_rows(at, "block_collapse")
+    for curve in curves:
+        np.testing.assert_allclose(
+            [r[curve["name"]] for r in rows], array(curve["customdata"]), rtol=1e-3
+        )
+
+    rows = table_rows(at, "block_collapse_pca")
+    drawn = [
+        np.column_stack([array(p["x"]), array(p["y"])])
+        for p in chart(at, "block_collapse_pca")["data"]
+    ]
+    np.testing.assert_allclose(
+        _columns(rows, "x", "y").T, np.concatenate(drawn), atol=5e-4, rtol=5e-3
+    )
+
+    for kind in ("encoder", "decoder", "cross"):
+        maps = np.nan_to_num(grid_maps(chart(at, f"block_{kind}")))  # masked cells weigh 0
+        _top_keys_match(table_rows(at, f"block_{kind}"), maps)
+        stated = re.findall(r"” (\d+)%", chart_text(at, f"block_{kind}")[1])
+        assert [int(p) for p in stated] == [round(100 * m.max()) for m in maps]
+    cross = np.nan_to_num(grid_maps(chart(at, "block_cross")))
+    _top_rows_match(table_rows(at, "block_joint"), cross[0])  # head 1 in the picture at first

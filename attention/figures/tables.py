@@ -290,7 +290,7 @@ def series_rows(
 ) -> list[dict[str, object]]:
     """A line chart as rows: one per x value, one column per line drawn (named)."""
     return [
-        {x_name: value, **{name: round(float(ys[i]), 3) for name, ys in series.items()}}
+        {x_name: value, **{name: shown_number(ys[i]) for name, ys in series.items()}}
         for i, value in enumerate(x)
     ]
 
@@ -309,3 +309,44 @@ def maps_top_rows(
         for name, weights in zip(names, maps, strict=True)
         for row in top_weight_rows(query_tokens, key_tokens, weights, top)
     ]
+
+
+def stream_update_rows(
+    names: Sequence[str],
+    tokens: Sequence[str],
+    stream_norms: np.ndarray,
+    update_norms: np.ndarray,
+    ratios: np.ndarray,
+) -> list[dict[str, object]]:
+    """One row per sublayer and token: ‖stream‖, ‖update‖ and their ratio (the bars)."""
+    return [
+        {
+            "sublayer": name,
+            "token": token,
+            "‖stream‖": shown_number(stream[i]),
+            "‖update‖": shown_number(update[i]),
+            "‖update‖ / ‖stream‖": shown_number(ratio[i]),
+        }
+        for name, stream, update, ratio in zip(
+            names, stream_norms, update_norms, ratios, strict=True
+        )
+        for i, token in enumerate(tokens)
+    ]
+
+
+def panel_point_rows(
+    panels: Sequence[tuple[str, np.ndarray]], tokens: Sequence[str], panel_name: str = "panel"
+) -> list[dict[str, object]]:
+    """Per named 2-D picture (title, coords (n, 2)), one row per token: its coordinates."""
+    return [
+        {panel_name: title, "token": token, "x": shown_number(x), "y": shown_number(y)}
+        for title, coords in panels
+        for token, (x, y) in zip(tokens, np.asarray(coords), strict=True)
+    ]
+
+
+def shown_number(value: float) -> float:
+    """A number as a table shows it: 3 decimals from 1 up, 4 significant digits below
+    (a distance of 10⁻¹² must not read as 0)."""
+    value = float(value)
+    return round(value, 3) if abs(value) >= 1 else float(f"{value:.4g}")
