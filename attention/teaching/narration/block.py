@@ -189,8 +189,9 @@ def concat_summary(concat: np.ndarray, update: np.ndarray, n_heads: int) -> str:
     """The concatenation and W_O heatmaps: their sizes and each one's largest value."""
     n, width = np.shape(concat)
     return (
-        f"{n} {plural(n, 'token')} (rows): the {n_heads} {plural(n_heads, 'head')}' outputs "
-        f"concatenated, {width} numbers a token, beside the update W_O makes of them, "
+        f"{n} {plural(n, 'token')} (rows): the outputs of their {n_heads} "
+        f"{plural(n_heads, 'head')}, concatenated, {width} numbers a token, beside the update "
+        "W_O makes of them, "
         f"{np.shape(update)[1]} numbers. Largest size: {np.abs(concat).max():.2f} "
         f"concatenated, {np.abs(update).max():.2f} in the update."
     )
