@@ -6,6 +6,7 @@ ui/sections; every computed sentence comes from attention/teaching/narration."""
 import streamlit as st
 
 from attention.figures.block_rank_collapse import collapse_pca_figure, rank_collapse_figure
+from attention.figures.tables import panel_point_rows, series_rows
 from attention.teaching.narration import block as narration
 from attention.teaching.narration.block import LAYER_NORMS
 from ui import block_data, data, url_params
@@ -62,13 +63,27 @@ def why_the_residual_matters(scenario: Scenario, run: ScenarioRun) -> None:
             collapse.distances,
             strict=True,
         )
-        show_chart(rank_collapse_figure(list(runs), depth), key="block_collapse")
+        show_chart(
+            rank_collapse_figure(list(runs), depth),
+            key="block_collapse",
+            name="Distance from rank 1 against depth, for each stack",
+            summary=narration.collapse_summary(collapse.labels, collapse.distances, depth),
+            table=series_rows(
+                "depth",
+                range(len(collapse.distances[0])),
+                dict(zip(collapse.labels, collapse.distances, strict=True)),
+            ),
+        )
     remark.markdown(
         narration.collapse_sentences(collapse.distances, collapse.residual, stack_label)
     )
+    pictures = collapse.pictures(depth)
     show_chart(
-        collapse_pca_figure(run.tokens, collapse.pictures(depth), depth),
+        collapse_pca_figure(run.tokens, pictures, depth),
         key="block_collapse_pca",
+        name=f"The tokens after {depth} layers of each stack, in 2-D",
+        summary=narration.collapse_pca_summary(pictures, depth),
+        table=panel_point_rows(pictures, run.tokens, "stack"),
     )
     st.caption(
         "PCA of the tokens at the chosen depth, in units of their average length, on the "

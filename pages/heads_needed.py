@@ -2,12 +2,14 @@
 and a paraphrase task, rank the heads by importance, prune them against random orders,
 and follow attention through the layers with rollout."""
 
+import numpy as np
 import streamlit as st
 
 from attention.analysis.head_masks import format_heads_off
 from attention.analysis.heads_off import SCORE_VIEWS, focus_rows, rollout_contrast
 from attention.analysis.rollout import attention_rollout
 from attention.figures.heads_off import importance_figure, rollout_figure, switches_figure
+from attention.figures.tables import head_score_rows, rollout_rows
 from attention.teaching.markdown import literal
 from attention.teaching.narration import heads_off as narration
 from ui import head_switches as hn
@@ -83,7 +85,14 @@ numbers.metric(
     help="Share of triplets whose anchor sentence is nearer its paraphrase than its "
     "look-alike distractor (cosine of sentence embeddings).",
 )
-show_chart(switches_figure(mask), key="heads_switches", container=picture)
+show_chart(
+    switches_figure(mask),
+    key="heads_switches",
+    container=picture,
+    name="Which heads are on, layer by layer",
+    summary=narration.switches_summary(mask),
+    table=head_score_rows(mask, "on (1) or off (0)"),
+)
 
 # 2. Importance ----------------------------------------------------------------------
 st.header("Which heads matter?")
@@ -132,6 +141,9 @@ if values is not None:
     show_chart(
         importance_figure(values * view.scale, on, view.title, view.cell_format),
         key="heads_importance",
+        name=f"Importance of each head: {view.title}",
+        summary=narration.importance_summary(values, on, view.title, view.value),
+        table=head_score_rows(np.where(on, values * view.scale, np.nan), view.title),
     )
     st.markdown(narration.importance_sentence(values, on, result.roles, view.value))
     st.caption(
@@ -152,9 +164,12 @@ st.caption(
     "head-mean attention plus the residual path (½ · A + ½ · I), multiplied layer by layer. "
     "Pick the token in the sidebar's focus box; every head on."
 )
-show_chart(rollout_figure(rows, trace.tokens, focus), key="heads_rollout")
-st.markdown(
-    narration.rollout_sentence(
+show_chart(
+    rollout_figure(rows, trace.tokens, focus),
+    key="heads_rollout",
+    name="Raw attention and rollout of the focus token, layer by layer",
+    summary=narration.rollout_sentence(
         rollout_contrast(rows, trace.tokens, focus), trace.tokens, focus, literal
-    )
+    ),
+    table=rollout_rows(rows, trace.tokens),
 )

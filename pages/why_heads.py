@@ -49,10 +49,33 @@ def same_cost(mha: MultiHeadAttention, n_tokens: int) -> None:
     lengths = lengths_around(n_tokens)
     left, right = st.columns(2)
     with left:
-        show_chart(cost_bars(layouts, n_tokens, HALF_PAGE_TITLE_CHARS), "wh_cost_bars")
+        show_chart(
+            cost_bars(layouts, n_tokens, HALF_PAGE_TITLE_CHARS),
+            "wh_cost_bars",
+            name="Parameters and multiply-adds of each layout",
+            summary=narration.cost_summary(layouts, n_tokens),
+            table=rows,
+        )
     with right:
         table = cost_by_length(mha.d_model, mha.n_heads, lengths, bias=mha.bias)
-        show_chart(cost_by_length_chart(table, lengths, n_tokens), "wh_cost_length")
+        show_chart(
+            cost_by_length_chart(table, lengths, n_tokens),
+            "wh_cost_length",
+            name="Multiply-adds against the sequence length",
+            summary=narration.cost_length_summary(table, lengths, n_tokens),
+            table=tables.series_rows(
+                "n",
+                lengths,
+                {
+                    f"{label}: {part}": values
+                    for label, parts in table.items()
+                    for part, values in (
+                        ("total", parts["projection"] + parts["score"]),
+                        ("scores", parts["score"]),
+                    )
+                },
+            ),
+        )
     st.caption(
         "MACs = multiply-adds. The score part (hatched) is the same for h heads × "
         "d_model/h and for one head × d_model (their lines lie on top of each other), and "
@@ -80,13 +103,24 @@ def heads_read_the_whole_vector(mha: MultiHeadAttention, trained: Trained | None
         # Full width, but its two panels are narrower than half the page each (the axis
         # labels and colour bar take the rest): half the page's title characters fit them.
         matrices = slicing_matrices(mha.w_q)
-        show_chart(slicing_figure(*matrices, mha.n_heads, HALF_PAGE_TITLE_CHARS), "wh_slicing")
+        show_chart(
+            slicing_figure(*matrices, mha.n_heads, HALF_PAGE_TITLE_CHARS),
+            "wh_slicing",
+            name="W_Q as it is beside W_Q if heads sliced the embedding",
+            summary=narration.slicing_summary(*matrices, mha.n_heads),
+        )
         shares = {"W_Q of the sidebar's heads": mha.w_q}
         if trained is not None:
             split = trained.comparison.results["split"].model.attention.w_q
             shares["W_Q of §4's trained (b) heads"] = split
         shares = {name: own_slice_share(w_q) for name, w_q in shares.items()}
-        show_chart(slice_share_chart(shares), "wh_slice_share")
+        show_chart(
+            slice_share_chart(shares),
+            "wh_slice_share",
+            name="Share of each head's W_Q weight in its own slice",
+            summary=narration.slice_share_summary(shares),
+            table=tables.slice_share_rows(shares),
+        )
     if trained is None:
         st.caption("Train the variants in §4 to see what reading only a slice costs.")
         return

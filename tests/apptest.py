@@ -183,3 +183,21 @@ def table_rows(at: AppTest, key: str) -> list[dict]:
     children, i = _chart_block(at, key)
     (table,) = [c for c in children[i + 1 :] if getattr(c, "type", None) == "table"]
     return table.value.to_dict("records")
+
+
+SMALL_TRAINING = {"wh_d_model": 16, "wh_heads": 2, "wh_steps": 300}
+
+
+def train_small(at: AppTest, seeds: bool = False) -> AppTest:
+    """Train "Why several heads?" §4 at a small size (and across seeds if asked)."""
+    for key, value in SMALL_TRAINING.items():
+        at.select_slider(key=key).set_value(value)
+    at.slider(key="wh_symbols").set_value(4)
+    at.slider(key="wh_seq_len").set_value(4)
+    at.run()
+    at.button(key="wh_train").click().run()
+    assert not at.exception, at.exception
+    if seeds:
+        at.button(key="wh_seeds").click().run()
+        assert not at.exception, at.exception
+    return at

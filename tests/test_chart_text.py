@@ -19,6 +19,7 @@ from tests.apptest import (
     head_points,
     open_page,
     table_rows,
+    train_small,
 )
 
 FOCUS = 4  # "the" in the default sentence "The cat sat on the mat because it was tired."
@@ -118,3 +119,220 @@ def test_real_model_charts_have_summaries_and_tables_of_their_numbers(role):
     np.testing.assert_allclose([r[role] for r in rows], above, atol=5e-3)
     best = np.sort(above)[::-1][:3]
     assert [int(p) for p in re.findall(r"\((\d+)%\)", summary)] == [round(100 * b) for b in best]
+
+
+def _columns(rows: list[dict], *names: str) -> np.ndarray:
+    """Table columns as an array (len(names), rows)."""
+    return np.array([[r[name] for r in rows] for name in names], dtype=float)
+
+
+def _percents(text: str) -> list[int]:
+    return [int(p) for p in re.findall(r"(\d+)%", text)]
+
+
+def test_why_heads_charts_have_summaries_and_tables_of_their_numbers():
+    at = train_small(open_page("pages/why_heads.py"), seeds=True)
+    _every_chart_is_named_and_summarised(
+        at,
+        {
+            "wh_cost_bars",
+            "wh_cost_length",
+            "wh_two_targets",
+            "wh_two_curves",
+            "wh_rank_error",
+            "wh_rank_sv",
+            "wh_rank_patterns",
+            "wh_loss",
+            "wh_head_maps",
+            "wh_seed_spread",
+            "wh_slicing",
+            "wh_slice_share",
+        },
+    )
+    params, projection, score = (array(t["x"]) for t in chart(at, "wh_cost_bars")["data"])
+    rows = table_rows(at, "wh_cost_bars")
+    np.testing.assert_array_equal([r["parameters"] for r in rows], params)
+    np.testing.assert_array_equal([r["MACs: total"] for r in rows], projection + score)
+
+    rows = table_rows(at, "wh_cost_length")
+    for line in chart(at, "wh_cost_length")["data"]:
+        np.testing.assert_allclose([r[line["name"]] for r in rows], array(line["y"]))
+        np.testing.assert_array_equal([r["n"] for r in rows], array(line["x"]))
+
+    bars = chart(at, "wh_two_targets")
+    drawn = np.array([array(t["y"]) for t in bars["data"]])  # one head, head 1, head 2
+    rows = table_rows(at, "wh_two_targets")
+    table = _columns(rows, "one head", "head 1 of two", "head 2 of two")
+    np.testing.assert_allclose(table, drawn, atol=5e-4)
+    a, b = (round(s["x0"] + 0.5) for s in bars["layout"]["shapes"][:2])  # shaded targets
+    stated = _percents(chart_text(at, "wh_two_targets")[1])
+    assert stated == [round(100 * w) for w in (drawn[0, a], drawn[0, b], drawn[1, a], drawn[2, b])]
+
+    curves = chart(at, "wh_two_curves")["data"]
+    rows = table_rows(at, "wh_two_curves")
+    for line in curves:
+        np.testing.assert_allclose([r[line["name"]] for r in rows], array(line["y"]), atol=5e-4)
+    ends = re.findall(r"ends at (\d\.\d+)|heads at (\d\.\d+)", chart_text(at, "wh_two_curves")[1])
+    assert [float(x or y) for x, y in ends] == [round(array(c["y"])[-1], 3) for c in curves]
+
+    (error,) = chart(at, "wh_rank_error")["data"]
+    rows = table_rows(at, "wh_rank_error")
+    np.testing.assert_allclose(_columns(rows, "error (nats)")[0], array(error["y"]), atol=5e-4)
+    np.testing.assert_allclose(
+        _columns(rows, "misplaced (%)")[0], array(error["customdata"]), atol=5e-4
+    )
+
+    (staircase,) = chart(at, "wh_rank_sv")["data"]
+    z = array(staircase["z"]).reshape(len(array(staircase["y"])), -1)
+    rows = table_rows(at, "wh_rank_sv")
+    filled = (~np.isnan(z)).sum(axis=1)  # the staircase's drawn cells per d_head
+    assert [r["rank"] for r in rows] == filled.tolist()
+    stated = re.findall(r"(\d+) at d_head = \d+", chart_text(at, "wh_rank_sv")[1])
+    assert [int(s) for s in stated] == filled.tolist()
+    sigma = array(staircase["customdata"]).reshape(z.shape)
+    table = [[r[f"σ_{i + 1}"] for i in range(z.shape[1])] for r in rows]
+    np.testing.assert_allclose(table, sigma, atol=5e-4)  # the hover shows 3 decimals
+
+    rows = table_rows(at, "wh_slice_share")
+    names = list(dict.fromkeys(r["W_Q"] for r in rows))  # one per panel, in panel order
+    for name, bars in zip(names, chart(at, "wh_slice_share")["data"], strict=True):
+        mine = [r["own slice (%)"] for r in rows if r["W_Q"] == name]
+        np.testing.assert_allclose(mine, array(bars["y"]), atol=5e-4)
+
+    raw = chart(at, "wh_loss")["data"][::2]  # faint raw loss, then its running mean
+    rows = table_rows(at, "wh_loss")
+    labels = [c for c in rows[0] if c != "step"]
+    assert labels == [t["name"] for t in chart(at, "wh_loss")["data"][1::2]]
+    for label, line in zip(labels, raw, strict=True):
+        np.testing.assert_allclose([r[label] for r in rows], array(line["y"]), atol=5e-4)
+    ends = [float(m) for m in re.findall(r": (\d\.\d{3})", chart_text(at, "wh_loss")[1])]
+    smooth = [array(t["y"])[-1] for t in chart(at, "wh_loss")["data"][1::2]]
+    np.testing.assert_allclose(ends, smooth, atol=6e-4)
+
+    rows = table_rows(at, "wh_head_maps")
+    variants = list(dict.fromkeys(r["variant"] for r in rows))  # in the panels' order
+    panels = chart(at, "wh_head_maps")["data"]
+    assert len(variants) == len(panels)
+    for variant, panel in zip(variants, panels, strict=True):
+        z = array(panel["z"]).reshape(len(panel["y"]), -1)  # (heads, keys) as drawn
+        mine = [r for r in rows if r["variant"] == variant]
+        np.testing.assert_allclose(_columns(mine, *panel["y"]), z, atol=5e-4)
+
+    (first, *_) = chart(at, "wh_seed_spread")["data"]
+    rows = [r for r in table_rows(at, "wh_seed_spread") if r["variant"] == literal(first["name"])]
+    np.testing.assert_allclose([r["accuracy (%)"] for r in rows], array(first["x"]), atol=5e-4)
+
+
+@pytest.mark.slow  # ablation: the page scores the task with every head on
+def test_heads_needed_charts_have_summaries_and_tables_of_their_numbers():
+    at = open_page("pages/heads_needed.py", heads_off="6.12", focus="2")
+    _every_chart_is_named_and_summarised(
+        at, {"heads_switches", "heads_importance", "heads_rollout"}
+    )
+    (switches,) = chart(at, "heads_switches")["data"]
+    rows = table_rows(at, "heads_switches")
+    assert [(r["layer"], r["head"]) for r in rows] == list(
+        zip(array(switches["y"]).astype(int), array(switches["x"]).astype(int), strict=True)
+    )
+    on = np.array(switches["customdata"]) == "on"
+    assert [r["on (1) or off (0)"] for r in rows] == on.astype(float).tolist()
+    per_layer = on.reshape(6, 12).sum(axis=1)  # MiniLM: 6 layers × 12 heads
+    assert chart_text(at, "heads_switches")[1].endswith(", ".join(map(str, per_layer)) + ".")
+
+    (cells,) = chart(at, "heads_importance")["data"]
+    z = array(cells["z"]).ravel()
+    rows = table_rows(at, "heads_importance")
+    column = next(c for c in rows[0] if c not in ("layer", "head"))
+    np.testing.assert_allclose([r[column] for r in rows], z, atol=5e-4)
+    assert np.isnan(z[5 * 12 + 11])  # head 6.12 is off, blank in both
+    stated = [
+        float(v)
+        for v in re.findall(r"head \d+ \((-?\d\.\d+)\)", chart_text(at, "heads_importance")[1])
+    ]
+    ranked = np.sort(z[~np.isnan(z)])[::-1]
+    np.testing.assert_allclose(stated, [*ranked[:3], *ranked[::-1][:3]], atol=6e-5)
+
+    raw, rolled = (array(t["z"]) for t in chart(at, "heads_rollout")["data"])
+    rows = table_rows(at, "heads_rollout")
+    np.testing.assert_allclose(_columns(rows, "raw attention")[0], raw.ravel(), atol=5e-4)
+    np.testing.assert_allclose(_columns(rows, "rollout")[0], rolled.ravel(), atol=5e-4)
+
+
+def _top_keys_match(rows: list[dict], maps: np.ndarray) -> None:
+    """A maps_top_rows table (map, query, rank 1, key, weight) against drawn maps."""
+    np.testing.assert_allclose([r["weight"] for r in rows], maps.max(axis=2).ravel(), atol=5e-4)
+
+
+def test_block_charts_have_summaries_and_tables_of_their_numbers():
+    at = open_page("pages/block.py")
+    _every_chart_is_named_and_summarised(
+        at,
+        {
+            "block_concat",
+            "block_reads",
+            "block_norms",
+            "block_hidden",
+            "block_real_ratios",
+            "block_real_paths",
+            "block_collapse",
+            "block_collapse_pca",
+            "block_encoder",
+            "block_decoder",
+            "block_cross",
+            "block_joint",
+        },
+    )
+    bars = chart(at, "block_norms")["data"]  # per sublayer: ‖stream‖, then ‖update‖
+    rows = table_rows(at, "block_norms")
+    sublayers = list(dict.fromkeys(r["sublayer"] for r in rows))
+    for s, name in enumerate(sublayers):
+        mine = [r for r in rows if r["sublayer"] == name]
+        for column, drawn in zip(("‖stream‖", "‖update‖"), bars[2 * s : 2 * s + 2], strict=True):
+            np.testing.assert_allclose([r[column] for r in mine], array(drawn["y"]), atol=5e-4)
+        ratios = [r["‖update‖ / ‖stream‖"] for r in mine]
+        stated = re.search(rf"{name}: median (\d\.\d\d)", chart_text(at, "block_norms")[1])
+        assert float(stated.group(1)) == pytest.approx(np.median(ratios), abs=6e-3)
+
+    lines = chart(at, "block_real_ratios")["data"]
+    rows = table_rows(at, "block_real_ratios")
+    for band, median in (lines[0:2], lines[2:4]):
+        sublayer = median["name"].split(":")[0]
+        high, low = np.split(array(band["y"]), 2)
+        np.testing.assert_allclose(
+            _columns(rows, f"{sublayer}: median")[0], array(median["y"]), atol=5e-4
+        )
+        np.testing.assert_allclose(
+            _columns(rows, f"{sublayer}: 90th percentile")[0], high, atol=5e-4
+        )
+        np.testing.assert_allclose(
+            _columns(rows, f"{sublayer}: 10th percentile")[0], low[::-1], atol=5e-4
+        )
+
+    points = chart(at, "block_real_paths")["data"][1:]  # after the grey path lines
+    rows = table_rows(at, "block_real_paths")
+    drawn = np.concatenate([np.column_stack([array(p["x"]), array(p["y"])]) for p in points])
+    np.testing.assert_allclose(_columns(rows, "x", "y").T, drawn, atol=5e-4)
+
+    curves = chart(at, "block_collapse")["data"]
+    rows = table_rows(at, "block_collapse")
+    for curve in curves:
+        np.testing.assert_allclose(
+            [r[curve["name"]] for r in rows], array(curve["customdata"]), rtol=1e-3
+        )
+
+    rows = table_rows(at, "block_collapse_pca")
+    drawn = [
+        np.column_stack([array(p["x"]), array(p["y"])])
+        for p in chart(at, "block_collapse_pca")["data"]
+    ]
+    np.testing.assert_allclose(
+        _columns(rows, "x", "y").T, np.concatenate(drawn), atol=5e-4, rtol=5e-3
+    )
+
+    for kind in ("encoder", "decoder", "cross"):
+        maps = np.nan_to_num(grid_maps(chart(at, f"block_{kind}")))  # masked cells weigh 0
+        _top_keys_match(table_rows(at, f"block_{kind}"), maps)
+        stated = re.findall(r"” (\d+)%", chart_text(at, f"block_{kind}")[1])
+        assert [int(p) for p in stated] == [round(100 * m.max()) for m in maps]
+    cross = np.nan_to_num(grid_maps(chart(at, "block_cross")))
+    _top_rows_match(table_rows(at, "block_joint"), cross[0])  # head 1 in the picture at first

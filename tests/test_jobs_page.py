@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from tests.apptest import array, chart
-from tests.test_why_heads_page import SMALL_TRAINING, open_page
+from tests.apptest import SMALL_TRAINING, array, chart
+from tests.test_why_heads_page import open_page
 from ui import why_heads
 
 WAIT = 60.0

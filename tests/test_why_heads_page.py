@@ -11,9 +11,7 @@ from streamlit.testing.v1 import AppTest
 from attention import MultiHeadAttention
 from attention.experiments.two_targets import ONE_HEAD_FLOOR
 from tests import apptest
-from tests.apptest import array, chart, grid_maps
-
-SMALL_TRAINING = {"wh_d_model": 16, "wh_heads": 2, "wh_steps": 300}
+from tests.apptest import array, chart, grid_maps, train_small
 
 
 def open_page(**query: str) -> AppTest:
@@ -26,20 +24,6 @@ def table(at: AppTest, column: str, index: int = 0):
     """The index-th dataframe on the page that has `column` (tables carry no key here)."""
     frames = [d.value for d in at.dataframe if column in d.value.columns]
     return frames[index]
-
-
-def train_small(at: AppTest, seeds: bool = False) -> AppTest:
-    for key, value in SMALL_TRAINING.items():
-        at.select_slider(key=key).set_value(value)
-    at.slider(key="wh_symbols").set_value(4)
-    at.slider(key="wh_seq_len").set_value(4)
-    at.run()
-    at.button(key="wh_train").click().run()
-    assert not at.exception, at.exception
-    if seeds:
-        at.button(key="wh_seeds").click().run()
-        assert not at.exception, at.exception
-    return at
 
 
 @pytest.fixture(scope="module")

@@ -152,6 +152,41 @@ def seed_table(
     return rows
 
 
+def variant_weight_rows(
+    labels: Mapping[str, str], weights: Mapping[str, np.ndarray], tokens: Sequence[str]
+) -> list[dict[str, object]]:
+    """Per variant (key → (heads, n) weights of the query), one row per key token with
+    a column per head: the trained heads' map as a table."""
+    return [
+        {"variant": labels[key], **row}
+        for key, rows in weights.items()
+        for row in focus_weight_rows(tokens, rows)
+    ]
+
+
+def seed_accuracy_rows(
+    summary: Mapping[str, Mapping[str, np.ndarray]],
+    labels: Mapping[str, str],
+    seeds: Sequence[int],
+) -> list[dict[str, object]]:
+    """One row per variant and seed: its held-out accuracy in percent (the dots drawn)."""
+    return [
+        {"variant": labels[key], "seed": seed, "accuracy (%)": round(100 * float(a), 3)}
+        for key, values in summary.items()
+        for seed, a in zip(seeds, values["accuracy"], strict=True)
+    ]
+
+
+def slice_share_rows(shares: Mapping[str, np.ndarray]) -> list[dict[str, object]]:
+    """One row per W_Q (named) and head: the share of the head's weight in its own
+    slice, in percent (the bars drawn)."""
+    return [
+        {"W_Q": name, "head": h + 1, "own slice (%)": round(100 * float(share), 3)}
+        for name, own in shares.items()
+        for h, share in enumerate(own)
+    ]
+
+
 def slice_rows(
     rows: Sequence[Mapping[str, object]], labels: Mapping[str, str]
 ) -> list[Mapping[str, object]]:
@@ -224,6 +259,22 @@ def top_weight_rows(
     ]
 
 
+def rollout_rows(rows: np.ndarray, tokens: Sequence[str]) -> list[dict[str, object]]:
+    """The focus token's raw attention and rollout (2, layers, n) as one row per layer
+    and key, layers counted from 1."""
+    raw, rolled = np.asarray(rows)
+    return [
+        {
+            "layer": layer + 1,
+            "key": token,
+            "raw attention": round(float(raw[layer, k]), 3),
+            "rollout": round(float(rolled[layer, k]), 3),
+        }
+        for layer in range(len(raw))
+        for k, token in enumerate(tokens)
+    ]
+
+
 def head_score_rows(scores: np.ndarray, name: str) -> list[dict[str, object]]:
     """One row per head of a (layers, heads) score, layers and heads counted from 1."""
     layers, heads = np.shape(scores)
@@ -232,3 +283,70 @@ def head_score_rows(scores: np.ndarray, name: str) -> list[dict[str, object]]:
         for layer in range(layers)
         for head in range(heads)
     ]
+
+
+def series_rows(
+    x_name: str, x: Sequence[object], series: Mapping[str, Sequence[float]]
+) -> list[dict[str, object]]:
+    """A line chart as rows: one per x value, one column per line drawn (named)."""
+    return [
+        {x_name: value, **{name: shown_number(ys[i]) for name, ys in series.items()}}
+        for i, value in enumerate(x)
+    ]
+
+
+def maps_top_rows(
+    names: Sequence[str],
+    query_tokens: Sequence[str],
+    key_tokens: Sequence[str],
+    maps: np.ndarray,
+    top: int = 1,
+) -> list[dict[str, object]]:
+    """Several maps (m, n_q, n_k) named `names`: per map and query, its `top` heaviest
+    keys (top_weight_rows with the map's name first)."""
+    return [
+        {"map": name, **row}
+        for name, weights in zip(names, maps, strict=True)
+        for row in top_weight_rows(query_tokens, key_tokens, weights, top)
+    ]
+
+
+def stream_update_rows(
+    names: Sequence[str],
+    tokens: Sequence[str],
+    stream_norms: np.ndarray,
+    update_norms: np.ndarray,
+    ratios: np.ndarray,
+) -> list[dict[str, object]]:
+    """One row per sublayer and token: ‖stream‖, ‖update‖ and their ratio (the bars)."""
+    return [
+        {
+            "sublayer": name,
+            "token": token,
+            "‖stream‖": shown_number(stream[i]),
+            "‖update‖": shown_number(update[i]),
+            "‖update‖ / ‖stream‖": shown_number(ratio[i]),
+        }
+        for name, stream, update, ratio in zip(
+            names, stream_norms, update_norms, ratios, strict=True
+        )
+        for i, token in enumerate(tokens)
+    ]
+
+
+def panel_point_rows(
+    panels: Sequence[tuple[str, np.ndarray]], tokens: Sequence[str], panel_name: str = "panel"
+) -> list[dict[str, object]]:
+    """Per named 2-D picture (title, coords (n, 2)), one row per token: its coordinates."""
+    return [
+        {panel_name: title, "token": token, "x": shown_number(x), "y": shown_number(y)}
+        for title, coords in panels
+        for token, (x, y) in zip(tokens, np.asarray(coords), strict=True)
+    ]
+
+
+def shown_number(value: float) -> float:
+    """A number as a table shows it: 3 decimals from 1 up, 4 significant digits below
+    (a distance of 10⁻¹² must not read as 0)."""
+    value = float(value)
+    return round(value, 3) if abs(value) >= 1 else float(f"{value:.4g}")

@@ -4,11 +4,14 @@ then the same measured in MiniLM."""
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from attention.analysis.update_ratios import block_nudges, median_over_tokens
 from attention.core.blocks import FEED_FORWARD
+from attention.figures import tables
 from attention.figures.block import (
+    SUBLAYER_STYLES,
     concat_figure,
     head_reads_figure,
     hidden_figure,
@@ -20,6 +23,7 @@ from attention.geometry.planes import hidden_state_paths
 from attention.models.pretrained import ModelError
 from attention.teaching.narration import block as narration
 from attention.teaching.narration.block import LAYER_NORMS
+from attention.teaching.narration.real_model import paths_summary
 from ui import block_data, url_params
 from ui.charts import show_chart
 from ui.data import ScenarioRun
@@ -61,9 +65,12 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
     attention_step = trace.sublayers[0]
     st.subheader("The heads, concatenated, feed $W_O$")
     st.markdown(narration.concat_sentence(run.mha.n_heads, run.mha.d_head, run.mha.d_model))
+    concat, update = attention_step.detail.concat, attention_step.update
     show_chart(
-        concat_figure(tokens, attention_step.detail.concat, attention_step.update, run.mha.n_heads),
+        concat_figure(tokens, concat, update, run.mha.n_heads),
         key="block_concat",
+        name="Each token's concatenated head outputs and the update W_O makes of them",
+        summary=narration.concat_summary(concat, update, run.mha.n_heads),
     )
 
     what_the_feed_forward_reads(scenario, norm, activation)
@@ -78,6 +85,11 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
                 tokens, nudges.names, nudges.stream_norms, nudges.update_norms, nudges.ratios
             ),
             key="block_norms",
+            name="Each token's stream length beside each sublayer's update",
+            summary=narration.stream_update_summary(nudges.names, nudges.ratios),
+            table=tables.stream_update_rows(
+                nudges.names, tokens, nudges.stream_norms, nudges.update_norms, nudges.ratios
+            ),
         )
     with hidden:
         st.subheader("Inside the feed-forward network")
@@ -85,9 +97,12 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
             "Every token goes through the same two matrices on its own: no token sees another "
             "here. The hidden layer is 4 × wider than the stream; each column is one hidden unit."
         )
+        hidden_units = trace.sublayer(FEED_FORWARD).detail.hidden
         show_chart(
-            hidden_figure(tokens, trace.sublayer(FEED_FORWARD).detail.hidden, activation),
+            hidden_figure(tokens, hidden_units, activation),
             key="block_hidden",
+            name="The feed-forward network's hidden units for each token",
+            summary=narration.hidden_summary(hidden_units, activation),
         )
 
 
@@ -111,7 +126,13 @@ def what_the_feed_forward_reads(scenario: Scenario, norm: str, activation: str) 
         )
         real = minilm_reads(layer)
     st.markdown(narration.reads_sentence(toy, real, layer))
-    show_chart(head_reads_figure(narration.reads_panels(toy, real, layer)), key="block_reads")
+    panels = narration.reads_panels(toy, real, layer)
+    show_chart(
+        head_reads_figure(panels),
+        key="block_reads",
+        name="How much each feed-forward unit reads from each head's block",
+        summary=narration.reads_summary(panels),
+    )
 
 
 def in_a_trained_model(text: str) -> None:
@@ -124,7 +145,35 @@ def in_a_trained_model(text: str) -> None:
         return
     medians = median_over_tokens(real.update_ratios)
     st.markdown(narration.trained_model_sentence(len(real.tokens), medians))
-    show_chart(layer_ratio_figure(real.update_ratios), key="block_real_ratios")
+    ratios = real.update_ratios  # (layers, sublayers, n)
+    low, middle, high = np.percentile(ratios, [10, 50, 90], axis=2)  # the band and the line
+    show_chart(
+        layer_ratio_figure(ratios),
+        key="block_real_ratios",
+        name="MiniLM's update sizes, layer by layer",
+        summary=narration.layer_ratio_summary(ratios),
+        table=tables.series_rows(
+            "layer",
+            range(1, len(ratios) + 1),
+            {
+                f"{name}: {part}": values[:, i]
+                for i, (name, *_) in enumerate(SUBLAYER_STYLES)
+                for part, values in (
+                    ("10th percentile", low),
+                    ("median", middle),
+                    ("90th percentile", high),
+                )
+            },
+        ),
+    )
     st.markdown(narration.layer_path_sentence(len(real.hidden_states)))
     paths = hidden_state_paths(real.hidden_states)
-    show_chart(layer_path_figure(paths, real.tokens), key="block_real_paths")
+    show_chart(
+        layer_path_figure(paths, real.tokens),
+        key="block_real_paths",
+        name="Each token's path through MiniLM's layers",
+        summary=paths_summary(real.tokens, paths.coords),
+        table=tables.panel_point_rows(
+            list(enumerate(paths.coords)), real.tokens, "after layer (0: embeddings)"
+        ),
+    )

@@ -120,7 +120,13 @@ def train_and_compare(seed: int) -> Trained | None:
         return None
     comparison = train_live(config, seed, f"Training seed {seed}")
     losses = {labels[k]: r.losses for k, r in comparison.results.items()}
-    show_chart(loss_curves(losses, config.steps), "wh_loss")
+    show_chart(
+        loss_curves(losses, config.steps),
+        "wh_loss",
+        name="Training loss of each variant",
+        summary=narration.loss_summary(losses),
+        table=tables.series_rows("step", range(1, config.steps + 1), losses),
+    )
     st.dataframe(
         pd.DataFrame(tables.comparison_table(comparison)), hide_index=True, key="wh_results"
     )
@@ -130,7 +136,14 @@ def train_and_compare(seed: int) -> Trained | None:
         "same tokens, 1 = no overlap). Times are wall clock on this server."
     )
     st.markdown(narration.projection_answer(layout_facts(comparison), TASK_TEXTS.marks))
-    show_chart(head_maps(comparison), "wh_head_maps")
+    weights = {k: comparison.example_weights(k) for k in comparison.results}
+    show_chart(
+        head_maps(comparison),
+        "wh_head_maps",
+        name="Each trained head's weights for the query",
+        summary=narration.head_maps_summary(labels, weights, comparison.example_tokens),
+        table=tables.variant_weight_rows(labels, weights, comparison.example_tokens),
+    )
     st.caption(
         f"Each trained head's weights for the query {literal(TASK_TEXTS.query)} on one "
         "held-out sequence."
@@ -147,5 +160,11 @@ def train_and_compare(seed: int) -> Trained | None:
     st.dataframe(
         pd.DataFrame(tables.seed_table(summary, labels)), hide_index=True, key="wh_seed_table"
     )
-    show_chart(seed_spread(summary, labels, seeds, config.n_symbols), "wh_seed_spread")
+    show_chart(
+        seed_spread(summary, labels, seeds, config.n_symbols),
+        "wh_seed_spread",
+        name="Accuracy of every seed, per variant",
+        summary=narration.seed_spread_summary(summary, labels),
+        table=tables.seed_accuracy_rows(summary, labels, seeds),
+    )
     return Trained(seed, labels, comparison, summary)

@@ -13,7 +13,11 @@ from attention.analysis.heads_off import (
 )
 from attention.analysis.pruning import curve_band
 from attention.figures.heads_off import pruning_figure
-from attention.teaching.narration.heads_off import pruning_caption, pruning_sentence
+from attention.teaching.narration.heads_off import (
+    pruning_caption,
+    pruning_sentence,
+    pruning_summary,
+)
 from ui import head_switches as hn
 from ui.charts import show_chart
 from ui.jobs import run_with_progress
@@ -58,5 +62,7 @@ def pruning_section(total_heads: int) -> None:
             curve, curve_band(random_curves), len(random_curves), summary.by_importance, DROP
         ),
         key="heads_pruning",
+        name="Paraphrase accuracy as heads are switched off",
+        summary=pruning_summary(summary, len(random_curves)),
     )
     st.markdown(pruning_sentence(summary))

@@ -75,13 +75,42 @@ def rank_limit(seed: int, mha: MultiHeadAttention) -> None:
     today = mha.d_head
     left, right = st.columns([3, 2])
     with left:
-        show_chart(rank_error_chart(result, narration.rank_marks(today, n)), "wh_rank_error")
+        show_chart(
+            rank_error_chart(result, narration.rank_marks(today, n)),
+            "wh_rank_error",
+            name="One head's best error against d_head",
+            summary=narration.rank_error_summary(result),
+            table=tables.series_rows(
+                "d_head",
+                result.d_heads,
+                {"error (nats)": result.error, "misplaced (%)": 100 * result.misplaced},
+            ),
+        )
     with right:
-        show_chart(singular_value_chart(result), "wh_rank_sv")
+        show_chart(
+            singular_value_chart(result),
+            "wh_rank_sv",
+            name="Singular values of each fitted score matrix",
+            summary=narration.singular_value_summary(result),
+            table=tables.series_rows(
+                "d_head",
+                result.d_heads,
+                {
+                    "rank": narration.visible_ranks(result.singular_values),
+                    **{f"σ_{i + 1}": sigma for i, sigma in enumerate(result.singular_values.T)},
+                },
+            ),
+        )
     for note in narration.rank_limit_notes(today, n, mha.d_model, penalty, kind):
         st.caption("Note: " + note)
     st.caption(
         "Singular values of each fitted S (right): blank cells are zero, so the staircase "
         "is the rank limit. Below: the target and the fitted patterns at a few d_head."
     )
-    show_chart(rank_patterns(result, narration.shown_d_heads(today, n)), "wh_rank_patterns")
+    shown = narration.shown_d_heads(today, n)
+    show_chart(
+        rank_patterns(result, shown),
+        "wh_rank_patterns",
+        name="The target pattern beside one head's fitted patterns",
+        summary=narration.rank_patterns_summary(result, shown),
+    )

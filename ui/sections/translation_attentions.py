@@ -9,6 +9,7 @@ import streamlit as st
 
 from attention.figures.attention_maps import attention_grid
 from attention.figures.block_translation import joint_query_key_figure
+from attention.figures.tables import maps_top_rows, top_weight_rows
 from attention.geometry.head_spaces import head_layout
 from attention.models import translation
 from attention.models.translation.pronoun import choose_pronoun
@@ -24,6 +25,11 @@ EXAMPLES = {example.label: example for example in translation.EXAMPLES}
 # fifths of the page beside the heads' list, in a 1024-px window: 25 keep apart there
 # (tests/test_browser_layout.py; 34 fit at 1280 px).
 MAPS_COLUMN_TITLE_CHARS = 25
+KIND_NAMES = {
+    "encoder": "Encoder self-attention",
+    "decoder": "Decoder causal self-attention",
+    "cross": "Cross-attention",
+}
 
 
 def _use_example() -> None:
@@ -33,11 +39,19 @@ def _use_example() -> None:
 
 
 def _maps_beside_heads(
-    kind: str, weights: np.ndarray, query_tokens: list[str], remark: str, **grid_options: object
+    kind: str,
+    weights: np.ndarray,
+    query_tokens: list[str],
+    remark: str,
+    key_tokens: list[str] | None = None,
+    **grid_options: object,
 ) -> None:
     """One attention's maps (left) beside what its hand-built heads do and the section's
     `remark` (right)."""
     titles, heads = translation.head_titles(kind), translation.HEADS[kind]
+    keys = query_tokens if key_tokens is None else key_tokens
+    if key_tokens is not None:
+        grid_options["key_tokens"] = key_tokens
     maps, table = st.columns([3, 2], vertical_alignment="top")
     with maps:
         show_chart(
@@ -50,6 +64,9 @@ def _maps_beside_heads(
                 colorbar_below=True,
             ),
             key=f"block_{kind}",
+            name=f"{KIND_NAMES[kind]}: one map per head",
+            summary=narration.maps_summary(titles, query_tokens, keys, weights),
+            table=maps_top_rows(titles, query_tokens, keys, weights),
         )
     with table:
         st.markdown(narration.head_list(titles, heads))
@@ -174,4 +191,9 @@ def _one_cross_head(
                 titles[head],
             ),
             key="block_joint",
+            name=f"{titles[head]}: queries and keys in one picture",
+            summary=narration.joint_summary(
+                titles[head], target_tokens, source_tokens, example.cross_weights[head]
+            ),
+            table=top_weight_rows(target_tokens, source_tokens, example.cross_weights[head]),
         )

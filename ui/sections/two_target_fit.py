@@ -3,9 +3,11 @@ fetch both. The user picks the query and the targets; the fit is cached in ui/wh
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from attention.experiments.two_targets import same_vector
+from attention.figures.tables import focus_weight_rows, series_rows
 from attention.figures.why_heads_two_targets import two_target_curves, two_target_figure
 from attention.teaching.narration import why_heads as narration
 from ui import why_heads as exp
@@ -65,10 +67,30 @@ def one_distribution_per_head(scenario: Scenario, run: ScenarioRun) -> None:
         st.warning(narration.same_vector_warning(tokens[a], tokens[b]))
     result = exp.two_targets(run.x, query, a, b, scenario.seed)
     st.markdown(narration.two_target_fit_sentence(len(result.one_head_loss), result.d_heads))
-    show_chart(two_target_figure(tokens, result), "wh_two_targets")
+    show_chart(
+        two_target_figure(tokens, result),
+        "wh_two_targets",
+        name="The query's weights: one head beside two heads",
+        summary=narration.two_target_summary(tokens, result),
+        table=focus_weight_rows(
+            tokens,
+            np.vstack([result.one_head, result.two_heads]),
+            ["one head", "head 1 of two", "head 2 of two"],
+        ),
+    )
     left, right = st.columns([3, 2])
     with left:
-        show_chart(two_target_curves(result), "wh_two_curves")
+        show_chart(
+            two_target_curves(result),
+            "wh_two_curves",
+            name="The fit's objective, step by step",
+            summary=narration.two_curves_summary(result),
+            table=series_rows(
+                "step",
+                range(1, len(result.one_head_loss) + 1),
+                {"one head": result.one_head_loss, "two heads": result.two_heads_loss},
+            ),
+        )
     with right:
         st.markdown(narration.fetch_sentence(result.one_head_fetch, result.two_heads_fetch))
         st.caption(narration.fetch_caption(result.two_heads_fetch))

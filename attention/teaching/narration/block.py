@@ -11,6 +11,8 @@ import numpy as np
 from attention.analysis.ffn_reads import BlockReads
 from attention.analysis.rank_collapse import FLOAT64_LEVEL, MAX_DEPTH, depth_reaching, log_growth
 from attention.analysis.update_ratios import SMALL_NUDGE, nudge_sizes
+from attention.figures.block import SUBLAYER_STYLES
+from attention.teaching.markdown import literal
 from attention.teaching.wording import plural
 
 # Radio label (also the URL value) → (the library's norm, a caption).
@@ -178,3 +180,90 @@ def collapse_sentences(distances: np.ndarray, residual: Sequence[bool], stack_la
 def depth_metric(distances: np.ndarray, depth: int) -> tuple[str, str]:
     """(value, help) of one run's metric at the chosen depth."""
     return f"{distances[depth]:.1e}", f"distance from rank 1 at depth {depth}"
+
+
+# The charts' text alternatives ------------------------------------------------------
+
+
+def concat_summary(concat: np.ndarray, update: np.ndarray, n_heads: int) -> str:
+    """The concatenation and W_O heatmaps: their sizes and each one's largest value."""
+    n, width = np.shape(concat)
+    return (
+        f"{n} {plural(n, 'token')} (rows): the outputs of their {n_heads} "
+        f"{plural(n_heads, 'head')}, concatenated, {width} numbers a token, beside the update "
+        "W_O makes of them, "
+        f"{np.shape(update)[1]} numbers. Largest size: {np.abs(concat).max():.2f} "
+        f"concatenated, {np.abs(update).max():.2f} in the update."
+    )
+
+
+def stream_update_summary(names: Sequence[str], ratios: np.ndarray) -> str:
+    """The stream and update bars: each sublayer's ‖update‖ / ‖stream‖, median and range
+    over the tokens (`ratios` (sublayers, n))."""
+    spans = "; ".join(
+        f"{name}: median {np.median(r):.2f}, from {np.min(r):.2f} to {np.max(r):.2f}"
+        for name, r in zip(names, np.asarray(ratios), strict=True)
+    )
+    return (
+        "Each token's stream length beside the length of what each sublayer adds. "
+        f"‖update‖ / ‖stream‖ — {spans}."
+    )
+
+
+def hidden_summary(hidden: np.ndarray, activation: str) -> str:
+    """The feed-forward hidden units: how many are above 0, and the largest."""
+    n, units = np.shape(hidden)
+    return (
+        f"{activation.upper()} hidden layer: {n} {plural(n, 'token')} × {units} units, "
+        f"{(np.asarray(hidden) > 0).mean():.0%} of the values above 0, the largest "
+        f"{np.max(hidden):.2f}."
+    )
+
+
+def reads_summary(panels: Sequence[tuple[str, np.ndarray]]) -> str:
+    """The feed-forward reads: per panel (title, shares (d_ff, heads)), the share a unit
+    takes from its strongest head on average, beside 1/h for reading evenly."""
+    parts = "; ".join(
+        f"{literal(title)}: {np.asarray(shares).max(axis=1).mean():.0%} "
+        f"(evenly: {1 / np.shape(shares)[1]:.0%})"
+        for title, shares in panels
+    )
+    return (
+        "How much of each feed-forward unit's reading comes from each head's block. "
+        f"A unit's strongest head gives on average: {parts}."
+    )
+
+
+def layer_ratio_summary(ratios: np.ndarray) -> str:
+    """MiniLM's nudges (layers, 2, n): the median token's ratio per sublayer in the first
+    and the last layer."""
+    medians = np.median(np.asarray(ratios), axis=2)  # (layers, sublayers)
+    layers = len(medians)
+    ends = "; ".join(
+        f"{name}: {medians[0, i]:.2f} in layer 1, {medians[-1, i]:.2f} in layer {layers}"
+        for i, (name, *_) in enumerate(SUBLAYER_STYLES)
+    )
+    return f"Median ‖update‖ / ‖stream‖ over the tokens, layer by layer — {ends}."
+
+
+def collapse_summary(labels: Sequence[str], distances: Sequence[np.ndarray], depth: int) -> str:
+    """The rank-collapse curves: each run's distance from rank 1 at the picked depth and
+    at the deepest."""
+    last = len(distances[0]) - 1
+    runs = "; ".join(
+        f"{literal(label)}: {d[depth]:.1e} at depth {depth}, {d[-1]:.1e} at {last}"
+        for label, d in zip(labels, distances, strict=True)
+    )
+    return f"Distance from rank 1 against depth, log scale — {runs}."
+
+
+def collapse_pca_summary(panels: Sequence[tuple[str, np.ndarray]], depth: int) -> str:
+    """The tokens at one depth, per run: how far they spread (RMS distance from their
+    mean, in the picture's units)."""
+    spreads = "; ".join(
+        f"{literal(title)}: {np.sqrt(((c - c.mean(axis=0)) ** 2).sum(axis=1).mean()):.2g}"
+        for title, c in panels
+    )
+    return (
+        f"The tokens after {depth} layers, one panel per run. Spread around their mean: {spreads}."
+    )

@@ -15,6 +15,11 @@ from attention.teaching.wording import plural
 FOCUS_KEYS_PER_HEAD = 2  # keys named per head: more heads × more keys stops being short
 
 
+def numbered_heads(n_heads: int) -> list[str]:
+    """The heads as summaries name them: "head 1", "head 2", …"""
+    return [f"head {h + 1}" for h in range(n_heads)]
+
+
 def quoted(token: str) -> str:
     """A token as a summary names it: escaped, in curly quotes."""
     return f"“{literal(token)}”"

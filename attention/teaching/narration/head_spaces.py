@@ -13,7 +13,7 @@ from attention.core.cost import attention_cost
 from attention.geometry.head_spaces import AgreementRange
 from attention.geometry.planes import Layout2D
 from attention.teaching.markdown import literal
-from attention.teaching.narration.charts import per_head_shares, quoted, top_indices
+from attention.teaching.narration.charts import numbered_heads, per_head_shares, quoted, top_indices
 from attention.teaching.wording import plural
 
 
@@ -146,7 +146,7 @@ def head_space_summary(tokens: Sequence[str], focus_rows: np.ndarray, focus: int
     return (
         f"Each head's queries and keys in 2-D, lines from {quoted(tokens[focus])}'s query "
         "as wide as its weights. "
-        + per_head_shares(tokens, focus_rows, _head_names(len(focus_rows)))
+        + per_head_shares(tokens, focus_rows, numbered_heads(len(focus_rows)))
         + "."
     )
 
@@ -157,7 +157,7 @@ def heatmap_summary(tokens: Sequence[str], focus_rows: np.ndarray, focus: int) -
     return (
         f"{n_heads} attention {plural(n_heads, 'map')}, rows are queries and columns keys, "
         f"each row summing to 1. {quoted(tokens[focus])}'s row: "
-        + per_head_shares(tokens, focus_rows, _head_names(n_heads))
+        + per_head_shares(tokens, focus_rows, numbered_heads(n_heads))
         + "."
     )
 
@@ -168,10 +168,6 @@ def values_summary(tokens: Sequence[str], focus_rows: np.ndarray, focus: int) ->
     return (
         f"Each head's output for {quoted(tokens[focus])} (★) is the weighted average of its "
         "values (■). Shares: "
-        + per_head_shares(tokens, focus_rows, _head_names(len(focus_rows)))
+        + per_head_shares(tokens, focus_rows, numbered_heads(len(focus_rows)))
         + "."
     )
-
-
-def _head_names(n_heads: int) -> list[str]:
-    return [f"head {h + 1}" for h in range(n_heads)]

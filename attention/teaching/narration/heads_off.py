@@ -17,6 +17,7 @@ from attention.analysis.heads_off import (
 )
 from attention.figures.base.text import percent
 from attention.teaching.markdown import literal
+from attention.teaching.narration.charts import top_indices
 from attention.teaching.wording import plural
 
 Escape = Callable[[str], str]
@@ -157,4 +158,57 @@ def pruning_caption(rescore_every: int, random_orders: int, measure_every: int) 
         f"Every curve is measured every {measure_every} heads. Computed once per server (a "
         "few minutes: the task's sentences run again for every point), with every head on "
         "at the start (the switches above do not change it)."
+    )
+
+
+# The charts' text alternatives ------------------------------------------------------
+
+
+def switches_summary(mask: np.ndarray) -> str:
+    """The switches grid: how many heads are on, and how many in each layer."""
+    mask = np.asarray(mask) > 0
+    layers, heads = mask.shape
+    per_layer = ", ".join(str(n) for n in mask.sum(axis=1))
+    return (
+        f"{mask.sum()} of {mask.size} heads on ({layers} {plural(layers, 'layer')} × {heads} "
+        f"{plural(heads, 'head')}). Heads on per layer, from layer 1: {per_layer}."
+    )
+
+
+def importance_summary(
+    importance: np.ndarray, on: np.ndarray, title: str, value: Callable[[float], str]
+) -> str:
+    """The importance map: the three highest and the three lowest heads that are on,
+    each value written by `value`."""
+    importance, on = np.asarray(importance, dtype=float), np.asarray(on, dtype=bool)
+    heads = importance.shape[1]
+    ranked = [i for i in top_indices(importance.ravel(), importance.size) if on.flat[i]]
+    if not ranked:
+        return f"The {title} of every head: all are switched off, so no cell is drawn (0 on)."
+    count = min(3, len(ranked))
+
+    def named(indices: Sequence[int]) -> str:
+        return ", ".join(
+            f"layer {i // heads + 1} head {i % heads + 1} ({value(importance.flat[i])})"
+            for i in indices
+        )
+
+    return (
+        f"The {title} of the {len(ranked)} {plural(len(ranked), 'head')} that are on, layers as "
+        f"rows and heads as columns. Highest: {named(ranked[:count])}; lowest: "
+        f"{named(ranked[::-1][:count])}."
+    )
+
+
+def pruning_summary(summary: PruningSummary, random_orders: int) -> str:
+    """The pruning curves: where they start, and how many heads each order removes
+    before the score drops."""
+    random = sorted(summary.by_random)
+    median = f"; {float(np.median(random)):g} in a random order (median)" if random else ""
+    return (
+        f"Paraphrase accuracy against heads switched off, least important first beside "
+        f"{random_orders} random {plural(random_orders, 'order')}, starting at "
+        f"{percent(summary.start)} with all {summary.total_heads} heads. Heads removed "
+        f"before it drops by {summary.drop * 100:.0f} points: {summary.by_importance} "
+        f"least important first{median}."
     )

@@ -7,11 +7,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
+import numpy as np
+
 from attention.models.translation.heads import WHO_IS_YOU, YOU_FROM_SOURCE, Head
 from attention.models.translation.model import TranslationTrace
 from attention.models.translation.pronoun import SETTLED, YOU_PRONOUNS, PronounChoice
 from attention.models.translation.vocabulary import Word
 from attention.teaching.markdown import literal
+from attention.teaching.narration.charts import quoted
+from attention.teaching.wording import plural
 
 
 def head_list(titles: Sequence[str], heads: Sequence[Head]) -> str:
@@ -141,4 +145,42 @@ def german_remark(choice: PronounChoice, target_tokens: Sequence[str]) -> str:
     return (
         f"Your German's {listing(used, 'and')} {fits}: that choice came from outside the "
         "English sentence."
+    )
+
+
+# The charts' text alternatives ------------------------------------------------------
+
+
+def maps_summary(
+    titles: Sequence[str],
+    query_tokens: Sequence[str],
+    key_tokens: Sequence[str],
+    weights: np.ndarray,
+) -> str:
+    """One attention's maps (heads, n_q, n_k): their size and each head's strongest cell."""
+    heads, n_q, n_k = np.shape(weights)
+    strongest = "; ".join(
+        f"{literal(title)}: {quoted(query_tokens[q])} → {quoted(key_tokens[k])} {w[q, k]:.0%}"
+        for title, w in zip(titles, np.asarray(weights), strict=True)
+        for q, k in [divmod(int(np.argmax(w)), n_k)]
+    )
+    return (
+        f"{heads} {plural(heads, 'map')} of {n_q} {plural(n_q, 'query', 'queries')} (rows) × "
+        f"{n_k} {plural(n_k, 'key')} (columns). Strongest weight in each: {strongest}."
+    )
+
+
+def joint_summary(
+    title: str, query_tokens: Sequence[str], key_tokens: Sequence[str], weights: np.ndarray
+) -> str:
+    """One cross head's queries and keys in one picture: each query's heaviest key (the
+    widest line from it)."""
+    weights = np.asarray(weights)
+    lines = ", ".join(
+        f"{quoted(q)} → {quoted(key_tokens[int(np.argmax(row))])} {row.max():.0%}"
+        for q, row in zip(query_tokens, weights, strict=True)
+    )
+    return (
+        f"{literal(title)}: {len(query_tokens)} German queries (●) and {len(key_tokens)} "
+        f"English keys (◇) in 2-D. Each query's widest line: {lines}."
     )

@@ -4,10 +4,17 @@ d_head the pictures mark, where the slicing numbers come from."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+import numpy as np
+
+from attention.experiments.equal_cost import LayoutCost
+from attention.experiments.rank_limit import RankLimitResult
 from attention.experiments.training.summary import LayoutFacts
+from attention.experiments.two_targets import ONE_HEAD_FLOOR, TwoTargetResult
+from attention.figures.why_heads_training import SMOOTHING
 from attention.teaching.markdown import literal
+from attention.teaching.narration.charts import numbered_heads, per_head_shares, quoted
 from attention.teaching.wording import plural
 
 # The rank-limit section's choices as its select boxes (and so its links) word them.
@@ -183,3 +190,160 @@ def slice_cost_intro(seed: int, seeds_across: int | None) -> str:
     else the one seed trained."""
     source = f"§4's {seeds_across} seeds" if seeds_across else f"§4's seed {seed}"
     return f"What reading only a slice costs, from {source} (same steps, same batches):"
+
+
+# The charts' text alternatives ------------------------------------------------------
+RANK_TINY = 1e-6  # σ below this share of the largest counts as zero (the staircase's blanks)
+
+
+def cost_summary(layouts: Sequence[LayoutCost], n_tokens: int) -> str:
+    """The cost bars: each layout's parameters and multiply-adds at the sentence's length."""
+    costs = "; ".join(
+        f"{row.label}: {row.cost.params:,} parameters, {row.cost.macs:,} multiply-adds"
+        for row in layouts
+    )
+    return f"Cost of each layout for n = {n_tokens} {plural(n_tokens, 'token')}: {costs}."
+
+
+def cost_length_summary(
+    table: Mapping[str, Mapping[str, np.ndarray]], lengths: Sequence[int], current: int
+) -> str:
+    """The cost-by-length lines: the lengths drawn and each layout's total and score
+    multiply-adds at the sentence's own length."""
+    at = list(lengths).index(current)
+    costs = "; ".join(
+        f"{label}: {parts['projection'][at] + parts['score'][at]:,} in total, "
+        f"{parts['score'][at]:,} for the scores"
+        for label, parts in table.items()
+    )
+    return (
+        f"Multiply-adds against the sequence length n from {lengths[0]} to {lengths[-1]}, "
+        f"log–log. At n = {current}: {costs}."
+    )
+
+
+def two_target_summary(tokens: Sequence[str], result: TwoTargetResult) -> str:
+    """The two-target bars: what one head and each of two heads put on the targets."""
+    (a, b), (one_a, one_b), (two_a, two_b) = (
+        result.targets,
+        result.one_head_fetch,
+        result.two_heads_fetch,
+    )
+    return (
+        f"Weights of the query {quoted(tokens[result.query])} over the {len(tokens)} "
+        f"{plural(len(tokens), 'token')}: one head puts {one_a:.0%} on {quoted(tokens[a])} "
+        f"and {one_b:.0%} on {quoted(tokens[b])}. Two heads: head 1 puts {two_a:.0%} on "
+        f"{quoted(tokens[a])}, head 2 {two_b:.0%} on {quoted(tokens[b])}."
+    )
+
+
+def two_curves_summary(result: TwoTargetResult) -> str:
+    """The fit's objective curves: where each ends, against one head's floor log 2."""
+    steps = len(result.one_head_loss)
+    return (
+        f"The objective over {steps} {plural(steps, 'step')}: one head ends at "
+        f"{result.one_head_loss[-1]:.3f}, two heads at {result.two_heads_loss[-1]:.3f}. "
+        f"One head can never go below log 2 = {ONE_HEAD_FLOOR:.3f}."
+    )
+
+
+def rank_error_summary(result: RankLimitResult) -> str:
+    """The rank-limit curve: the best error and misplaced attention at the smallest and
+    the largest d_head fitted."""
+    first, last = 0, len(result.d_heads) - 1
+    ends = " and ".join(
+        f"{result.error[i]:.3f} nats ({result.misplaced[i]:.0%} of the attention misplaced) "
+        f"at d_head = {result.d_heads[i]}"
+        for i in dict.fromkeys((first, last))
+    )
+    return f"Best error of one head against d_head: {ends}."
+
+
+def visible_ranks(singular_values: np.ndarray) -> np.ndarray:
+    """Per fitted score matrix (rows of `singular_values`, largest σ first), how many σ
+    are above RANK_TINY of the largest: the staircase's filled cells."""
+    sv = np.asarray(singular_values)
+    return (sv > RANK_TINY * sv[:, :1]).sum(axis=1)
+
+
+def singular_value_summary(result: RankLimitResult) -> str:
+    """The singular-value staircase: each fitted S's rank, per d_head."""
+    ranks = ", ".join(
+        f"{rank} at d_head = {d}"
+        for d, rank in zip(result.d_heads, visible_ranks(result.singular_values), strict=True)
+    )
+    return (
+        f"Singular values of each fitted score matrix; the number above 10⁻⁶ of the "
+        f"largest (its rank): {ranks}."
+    )
+
+
+def rank_patterns_summary(result: RankLimitResult, d_heads: Sequence[int]) -> str:
+    """The target beside the fitted patterns at `d_heads` (those fitted): how much of the
+    target's attention each misplaces."""
+    fitted = [d for d in dict.fromkeys(d_heads) if 1 <= d <= result.d_heads[-1]]
+    misplaced = ", ".join(f"{result.misplaced[d - 1]:.0%} at d_head = {d}" for d in fitted)
+    n = len(result.target)
+    return (
+        f"The target pattern over {n} tokens beside one head's best fit at d_head = "
+        f"{', '.join(map(str, fitted))}. Attention misplaced: {misplaced}."
+    )
+
+
+def loss_summary(losses: Mapping[str, np.ndarray]) -> str:
+    """The training curves: where each variant's bold line (its loss averaged over the
+    last SMOOTHING steps) ends."""
+    steps = len(next(iter(losses.values())))
+    tail = min(SMOOTHING, steps)
+    ends = "; ".join(f"{label}: {curve[-tail:].mean():.3f}" for label, curve in losses.items())
+    return (
+        f"Training loss of each variant over {steps} {plural(steps, 'step')}. Mean over the "
+        f"last {tail} {plural(tail, 'step')}: {ends}."
+    )
+
+
+def head_maps_summary(
+    labels: Mapping[str, str], maps: Mapping[str, np.ndarray], tokens: Sequence[str]
+) -> str:
+    """The trained heads' weights for the query: each variant's heads' heaviest keys."""
+    shares = "; ".join(
+        f"{labels[key]} ({per_head_shares(tokens, weights, numbered_heads(len(weights)), top=1)})"
+        for key, weights in maps.items()
+    )
+    return f"Each trained head's weights for the query on one held-out sequence: {shares}."
+
+
+def seed_spread_summary(
+    summary: Mapping[str, Mapping[str, np.ndarray]], labels: Mapping[str, str]
+) -> str:
+    """The seeds' accuracies: each variant's lowest and highest."""
+    spans = "; ".join(
+        f"{labels[key]}: {values['accuracy'].min():.1%} to {values['accuracy'].max():.1%}"
+        for key, values in summary.items()
+    )
+    seeds = len(next(iter(summary.values()))["accuracy"])
+    return f"Held-out accuracy of each variant for {seeds} seeds, lowest to highest: {spans}."
+
+
+def slicing_summary(whole: np.ndarray, cut: np.ndarray, n_heads: int) -> str:
+    """The W_Q matrices: how many weights are non-zero as W_Q is and if heads sliced."""
+    rows, columns = np.shape(whole)
+    total = rows * columns
+    return (
+        f"W_Q as one {rows} × {columns} matrix, {n_heads} {plural(n_heads, 'head')}: "
+        f"{np.count_nonzero(whole):,} of its {total:,} weights are non-zero; slicing the "
+        f"embedding would leave {np.count_nonzero(cut):,}."
+    )
+
+
+def slice_share_summary(shares: Mapping[str, np.ndarray]) -> str:
+    """The own-slice shares: per W_Q, its heads' range beside reading evenly (1/h)."""
+    ranges = "; ".join(
+        f"{literal(name)}: {np.min(share):.0%} to {np.max(share):.0%}"
+        for name, share in shares.items()
+    )
+    n_heads = len(next(iter(shares.values())))
+    return (
+        f"Share of each head's W_Q weight in its own slice, against 1/h = {1 / n_heads:.0%} "
+        f"for reading evenly and 100% for slicing: {ranges}."
+    )
