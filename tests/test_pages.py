@@ -138,3 +138,17 @@ def test_cross_attention_is_refused_with_a_message_for_the_trained_source():
     assert_no_failure(at)
     assert any("Cross-attention needs a second sentence" in i.value for i in at.info)
     assert len(grid_maps(chart(at, "grid_chart"))) == TrainingConfig().n_heads
+
+
+def test_the_start_page_path_lists_every_page():
+    """The Start page's path through the ideas links every page, the Lesson first."""
+    from ui.navigation import PAGES
+
+    at = open_page("pages/home.py")
+    numbered = [e.proto for e in at.get("page_link") if e.proto.label[:1].isdigit()]
+    titles = {title: path for path, title, _ in PAGES}
+    linked = [
+        next(t for t in titles if link.label.split(". ", 1)[1].startswith(t)) for link in numbered
+    ]
+    assert linked[0] == "Lesson"
+    assert sorted(linked) == sorted(t for t, path in titles.items() if path != "pages/home.py")
