@@ -92,6 +92,10 @@ def test_reads_sentence_and_panels_from_the_shares():
         "these random weights (2 heads)",
         "MiniLM layer 3, trained (4 heads)",
     ]
+    one_head = _reads([[1.0], [1.0]])  # 2 units, 1 head
+    assert [title for title, _ in block.reads_panels(one_head, None, 0)] == [
+        "these random weights (1 head)"
+    ]
 
 
 def test_trained_model_sentence_gives_each_sublayers_range():

@@ -92,10 +92,12 @@ def reads_panels(
 ) -> list[tuple[str, np.ndarray]]:
     """(title, shares) of each feed-forward-reads panel: the random block, then MiniLM's
     `layer` when the model is there (`real` not None)."""
-    panels = [(f"these random weights ({toy.shares.shape[1]} heads)", toy.shares)]
+    heads = toy.shares.shape[1]
+    panels = [(f"these random weights ({heads} {plural(heads, 'head')})", toy.shares)]
     if real is not None:
+        heads = real.shares.shape[1]
         panels.append(
-            (f"MiniLM layer {layer}, trained ({real.shares.shape[1]} heads)", real.shares)
+            (f"MiniLM layer {layer}, trained ({heads} {plural(heads, 'head')})", real.shares)
         )
     return panels
 
