@@ -4,6 +4,7 @@ finished and every chart is drawn, take screenshots."""
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 from pathlib import Path
 
@@ -22,6 +23,7 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 READY = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+RUN_SEEN_MS = 10_000  # wait_for_rerun: how long a started run may take to show
 
 
 def start_app(port: int, timeout: float = 60.0, script: Path = APP) -> subprocess.Popen:
@@ -73,10 +75,19 @@ def count_script_runs(page) -> None:
 
 def wait_for_rerun(page, timeout_ms: int = 60_000, min_charts: int = 0) -> None:
     """After count_script_runs and an action: wait until a script run has started and
-    ended (instead of a fixed sleep for it to start), then until every chart is drawn."""
+    ended (instead of a fixed sleep for it to start), then until every chart is drawn.
+    A run answered from caches can go from running to notRunning within one React
+    render, leaving no attribute change to count: after RUN_SEEN_MS with none seen, the
+    run is taken as over and the page must be idle and drawn as usual."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(
+            "() => window.__scriptStates > 0", timeout=min(timeout_ms, RUN_SEEN_MS)
+        )
     page.wait_for_function(
-        """() => window.__scriptStates > 0 && document.querySelector(
-            '[data-testid="stApp"]').getAttribute('data-test-script-state') === 'notRunning'""",
+        """() => document.querySelector('[data-testid="stApp"]')
+            .getAttribute('data-test-script-state') === 'notRunning'""",
         timeout=timeout_ms,
     )
     wait_until_drawn(page, timeout_ms, min_charts)
