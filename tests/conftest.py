@@ -9,9 +9,15 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from harness.browser import CHROMIUM, CHROMIUM_ARGS, start_app
 from serving.launch import free_port
+
+# CI runs the property tests on the same examples every time (Hypothesis' derandomize), so
+# a run is reproducible; outside CI the random search stays on.
+settings.register_profile("ci", derandomize=True)
+settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
 def _need_browser() -> None:
