@@ -129,9 +129,12 @@ def test_the_animation_steps_without_gliding_when_the_system_asks_for_reduced_mo
         wait_until_drawn(page, min_charts=CHARTS["head_spaces"])
         motion = page.locator(".js-plotly-plot").nth(1)
         if reduce:  # the component's report reruns the fragment: wait for the new chart
+            # While the fragment redraws, the chart can exist without its layout yet:
+            # a read that throws means "not drawn yet", not a failure.
             page.wait_for_function(
-                f"() => ({PLAY_TIMING})(document.querySelectorAll('.js-plotly-plot')[1])"
-                ".steps.every(d => d === 0)",
+                "() => { try { return"
+                f" ({PLAY_TIMING})(document.querySelectorAll('.js-plotly-plot')[1])"
+                ".steps.every(d => d === 0); } catch (e) { return false; } }",
                 timeout=30_000,
             )
         timing = motion.evaluate(PLAY_TIMING)
