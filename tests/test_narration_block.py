@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from attention.analysis.ffn_reads import BlockReads
+from attention.geometry.rank_agreement import mean_row_agreement, row_ranks
 from attention.models.translation import HEADS, build_translation_model, head_titles
 from attention.models.translation.pronoun import PronounChoice
 from attention.models.translation.vocabulary import Word
@@ -245,3 +246,16 @@ def test_an_unsettled_choice_lists_what_it_allows():
     assert both.startswith("Your German's **du** and **ihr** are among them")
     ruled = translation.german_remark(choice, ("Sie", "du"))
     assert ruled == "Your German uses **Sie**, which the English sentence rules out."
+
+
+def test_the_cross_picture_caption_names_the_sign_its_rho_takes_when_nearer_means_more():
+    """Keys on a line, queries at 0: nearer keys have higher scores exactly when the score
+    falls with distance; the title's ρ(score, −distance) is then +1, as the caption says."""
+    q = np.zeros((3, 2))
+    k = np.column_stack([np.arange(1.0, 6.0), np.zeros(5)])
+    scores = -np.linalg.norm(k, axis=1)[None, :].repeat(3, axis=0)
+    rho = mean_row_agreement(row_ranks(scores), q, k)
+    caption = translation.cross_picture_caption()
+    assert rho == pytest.approx(1.0)
+    assert "ρ(score, −distance)" in caption
+    assert f"({rho:+.0f}: nearer always means more attention)" in caption

@@ -8,6 +8,7 @@ import pytest
 
 from attention.experiments.training.summary import LayoutFacts
 from attention.teaching.narration import why_heads as narration
+from attention.teaching.wording import percent
 
 
 @pytest.mark.parametrize(
@@ -36,8 +37,10 @@ def test_two_target_fit_sentence(steps, words):
 def test_fetch_sentences_round_the_weights_and_take_the_smaller_fetch():
     sentence = narration.fetch_sentence([0.504, 0.488], [0.97, 0.996])
     assert "puts **50%** of its weight on the first target and **49%** on the second" in sentence
-    assert "head 1 puts **97%** on the first, head 2 **100%** on the second" in sentence
+    # 0.996 is not all of the weight: neither sentence may round it up to 100 %
+    assert "head 1 puts **97%** on the first, head 2 **>99%** on the second" in sentence
     assert "at least 97% of their weight" in narration.fetch_caption([0.97, 0.996])
+    assert "at least 99% of their weight" in narration.fetch_caption([0.996, 0.9999])
     assert "at least 90% of their weight" in narration.fetch_caption([0.9, 0.9])  # a tie
 
 
@@ -118,3 +121,11 @@ def test_button_labels_and_where_the_slice_numbers_come_from():
 )
 def test_slices_are_drawable_only_with_a_coordinate_per_head(heads, d_model, drawable):
     assert narration.slices_drawable(heads, d_model) is drawable
+
+
+@pytest.mark.parametrize(
+    ("share", "shown"),
+    [(0.0, "0%"), (0.004, "<1%"), (0.2349, "23%"), (0.995, ">99%"), (0.9999, ">99%"), (1, "100%")],
+)
+def test_a_percent_never_rounds_a_part_into_all_or_nothing(share, shown):
+    assert percent(share) == shown

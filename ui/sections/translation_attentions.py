@@ -174,12 +174,7 @@ def _one_cross_head(
             key="block_cross_head",
             bind="query-params",
         )
-        st.markdown(
-            "Queries (●) come from the decoder, keys (◇) from the encoder's output. Keys are "
-            "shifted to the queries' centre and both scaled to equal size before the 2-D "
-            "PCA — neither changes any weight. **ρ** is the rank correlation between the "
-            "true score and the 2-D distance (−1: nearer always means more attention)."
-        )
+        st.markdown(narration.cross_picture_caption())
     with picture:
         show_chart(
             joint_query_key_figure(

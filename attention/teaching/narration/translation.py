@@ -18,6 +18,18 @@ from attention.teaching.narration.charts import quoted
 from attention.teaching.wording import plural
 
 
+def cross_picture_caption() -> str:
+    """How to read the cross-attention picture; its ρ is the one in the chart's title,
+    ρ(score, −distance), so +1 is the end where nearer always means more attention."""
+    return (
+        "Queries (●) come from the decoder, keys (◇) from the encoder's output. Keys are "
+        "shifted to the queries' centre and both scaled to equal size before the 2-D "
+        "PCA — neither changes any weight. **ρ(score, −distance)** is the rank correlation "
+        "between the true score and minus the 2-D distance (+1: nearer always means more "
+        "attention)."
+    )
+
+
 def head_list(titles: Sequence[str], heads: Sequence[Head]) -> str:
     """A bullet per hand-built head: its title and what it does to every word."""
     return "\n".join(

@@ -4,6 +4,7 @@ d_head the pictures mark, where the slicing numbers come from."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -15,7 +16,7 @@ from attention.experiments.two_targets import ONE_HEAD_FLOOR, TwoTargetResult
 from attention.figures.why_heads_training import SMOOTHING
 from attention.teaching.markdown import literal
 from attention.teaching.narration.charts import numbered_heads, per_head_shares, quoted
-from attention.teaching.wording import plural
+from attention.teaching.wording import percent, plural
 
 # The rank-limit section's choices as its select boxes (and so its links) word them.
 SCORE_LIMITS = {
@@ -65,9 +66,9 @@ def two_target_fit_sentence(steps: int, d_heads: tuple[int, int]) -> str:
 def fetch_sentence(one: Sequence[float], two: Sequence[float]) -> str:
     """The weights on the two targets: one head's pair, then each of two heads' own target."""
     return (
-        f"**One head** puts **{one[0]:.0%}** of its weight on the first target and "
-        f"**{one[1]:.0%}** on the second.\n\n**Two heads**: head 1 puts **{two[0]:.0%}** "
-        f"on the first, head 2 **{two[1]:.0%}** on the second."
+        f"**One head** puts **{percent(one[0])}** of its weight on the first target and "
+        f"**{percent(one[1])}** on the second.\n\n**Two heads**: head 1 puts "
+        f"**{percent(two[0])}** on the first, head 2 **{percent(two[1])}** on the second."
     )
 
 
@@ -75,8 +76,8 @@ def fetch_caption(two: Sequence[float]) -> str:
     """What two heads achieve that one cannot, with their smaller fetch."""
     return (
         "One head can at best split its weight in half; here two heads each fetch their "
-        f"token with at least {min(two):.0%} of their weight, for the same number of "
-        "parameters."
+        f"token with at least {math.floor(100 * min(two))}% of their weight, for the same "
+        "number of parameters."
     )
 
 
