@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention import MultiHeadAttention
 from attention.experiments.two_targets import ONE_HEAD_FLOOR
+from attention.teaching.wording import percent
 from tests import apptest
 from tests.apptest import array, chart, grid_maps, train_small
 
@@ -75,8 +76,10 @@ def test_one_head_splits_its_weight_and_two_heads_fetch_both(page):
     # The sentences beside the curves say the drawn weights, rounded as percentages.
     said = " ".join(m.value for m in page.markdown) + " ".join(c.value for c in page.caption)
     assert f"**One head** puts **{one[0]:.0%}**" in said and f"**{one[n - 1]:.0%}** on the" in said
-    assert f"head 1 puts **{head1[0]:.0%}**" in said and f"head 2 **{head2[n - 1]:.0%}**" in said
-    assert f"at least {min(head1[0], head2[n - 1]):.0%} of their weight" in said
+    assert f"head 1 puts **{percent(head1[0])}**" in said
+    assert f"head 2 **{percent(head2[n - 1])}**" in said
+    floor = int(100 * min(head1[0], head2[n - 1]))
+    assert f"at least {floor}% of their weight" in said
     curves = chart(page, "wh_two_curves")
     one_loss, two_loss = (array(t["y"]) for t in curves["data"])
     assert one_loss[-1] >= ONE_HEAD_FLOOR - 1e-9 > two_loss[-1]
