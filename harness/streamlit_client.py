@@ -17,6 +17,7 @@ import asyncio
 import http.cookiejar
 import time
 import urllib.request
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -226,6 +227,11 @@ class StreamlitTab:
                 return kind, proto
         raise KeyError(f"no widget with key {key!r} on {self.page}")
 
+    def widget_keys(self) -> list[str]:
+        """The keys of the widgets the last run drew (a key is what follows the last "-"
+        of a widget's id), for a student who answers whatever quiz the step shows."""
+        return [widget_id.rsplit("-", 1)[-1] for widget_id in self._widgets]
+
     async def set(self, key: str, value: object) -> Run:
         """Move the widget with this key to `value` (a number for sliders and number
         inputs, an option label or index for select widgets, a bool for toggles)."""
@@ -258,13 +264,18 @@ class StreamlitTab:
         """A widget bound to the address bar (bind="query-params"): the frontend writes
         its new value there before the rerun, and leaves a default value out."""
         params = dict(parse_qsl(self.query_string, keep_blank_values=True))
-        shown = (
-            str(int(value))
-            if isinstance(value, int | float) and value == int(value)
-            else str(value)
-        )
-        default = list(getattr(proto, "default", []))
-        if default and default == [float(value)]:
+        options = list(getattr(proto, "options", []))
+        if options and not isinstance(proto.default, Iterable):  # a select box or radio
+            shown = options[value] if isinstance(value, int) else str(value)
+            is_default = proto.HasField("default") and options[proto.default] == shown
+        else:
+            shown = (
+                str(int(value))
+                if isinstance(value, int | float) and value == int(value)
+                else str(value)
+            )
+            is_default = list(getattr(proto, "default", [])) == [float(value)]
+        if is_default:
             params.pop(proto.query_param_key, None)
         else:
             params[proto.query_param_key] = shown

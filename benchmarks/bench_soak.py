@@ -1,0 +1,336 @@
+"""A lecture-length soak: what `make serve WORKERS=2` runs (`python -m serving`: workers
+behind nginx, health-checked and restarted) under a whole lecture's load.
+
+160 protocol-level students (harness.streamlit_client, no browser each) follow a lecturer
+through the Lesson: when the lecturer moves on (every --step-every seconds) each student
+goes to the new step within a few seconds, then answers the step's quiz. 20 more explore
+"Inside a real model" alone: each its own long sentence, then other layers and heads, now
+and then a new sentence. A worker is killed (SIGKILL) at a random time in the middle half
+of the run; `python -m serving` restarts it and its students reconnect.
+
+Reported per window (--window, 5 minutes): actions, errors, p95 action latency, the
+students whose page showed another step than the lecturer's (lost state), RSS per worker,
+open sockets on the workers, the class store's size. Targets (issue 29): 0 lost state, no
+error page, p95 within 1.5x of the first window, RSS at the end within 15 % of the first
+window's.
+
+    python -m benchmarks.bench_soak --minutes 10
+    python -m benchmarks.bench_soak --minutes 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qsl, quote
+
+import numpy as np
+import psutil
+
+from attention.teaching.lesson.content import lesson_text
+from attention.teaching.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
+from benchmarks.common import print_table
+from harness.streamlit_client import Run, StreamlitTab
+from serving.launch import ROOT, free_port, healthy
+
+# A student's long sentence: the app's two sentences' words in a random order.
+WORDS = f"{DEFAULT_TEXT} {DEFAULT_SECOND_TEXT}".split()
+STORE_NAME = "classroom.sqlite3"
+
+
+@dataclass
+class Action:
+    """One student action: when it started (seconds into the run), how long it took."""
+
+    start: float
+    seconds: float
+    ok: bool
+    status: str
+
+
+@dataclass
+class Soak:
+    """Everything measured during one run, shared by the students and the sampler."""
+
+    t0: float
+    step: int = 1
+    step_changed: asyncio.Event = field(default_factory=asyncio.Event)
+    actions: list[Action] = field(default_factory=list)
+    lost: list[float] = field(default_factory=list)  # when a page showed another step
+    samples: list[dict] = field(default_factory=list)
+    kill_at: float | None = None
+    killed_port: str = ""
+    reconnects: int = 0
+
+    def record(self, start: float, run: Run) -> None:
+        self.actions.append(Action(start - self.t0, run.seconds, run.ok, run.status))
+
+
+def shown_step(run: Run) -> int:
+    """The Lesson step in the page's address after a run (no `step` there: step 1)."""
+    return int(dict(parse_qsl(run.query_string)).get("step", 1))
+
+
+async def recover(soak: Soak, tab: StreamlitTab) -> bool:
+    """A lost socket: reconnect as the frontend does and rerun; False if it failed."""
+    soak.reconnects += 1
+    try:
+        await tab.reconnect()
+    except (OSError, TimeoutError):
+        return False
+    return (await tab.rerun()).ok
+
+
+async def follow(soak: Soak, url: str, until: float, rng: random.Random, timeout: float) -> None:
+    """One student: the lecturer's step within 0–5 s of each move, then the quiz."""
+    tab = StreamlitTab(url, "lesson", "step=1", timeout=timeout)
+    start = time.perf_counter()
+    soak.record(start, await tab.open())
+    seen = 1
+    while time.perf_counter() < until:
+        if soak.step == seen:  # a move made while this student answered is not missed
+            try:
+                await asyncio.wait_for(soak.step_changed.wait(), until - time.perf_counter())
+            except TimeoutError:
+                break
+        step = seen = soak.step
+        await asyncio.sleep(rng.uniform(0, 5))
+        if not tab.connected and not await recover(soak, tab):
+            soak.record(time.perf_counter(), Run(0.0, "reconnect failed"))
+            continue
+        start = time.perf_counter()
+        run = await tab.set("lesson_step", step - 1)  # the picker's options are 1..n
+        soak.record(start, run)
+        if run.ok and shown_step(run) != step and soak.step == step:
+            soak.lost.append(start - soak.t0)
+        await asyncio.sleep(rng.uniform(5, 20))
+        quiz = [k for k in tab.widget_keys() if k.startswith("quiz_")]
+        if quiz and soak.step == step:
+            _, proto = tab.widget(quiz[0])
+            start = time.perf_counter()
+            soak.record(start, await tab.set(quiz[0], rng.randrange(len(proto.options))))
+    await tab.close()
+
+
+def long_sentence(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(40, 90)))
+
+
+async def explore(soak: Soak, url: str, until: float, rng: random.Random, timeout: float) -> None:
+    """One student alone on the real-model page: a long sentence, layers, heads."""
+    tab = StreamlitTab(url, "real_model", f"text={quote(long_sentence(rng))}", timeout=timeout)
+    start = time.perf_counter()
+    soak.record(start, await tab.open())
+    while True:
+        await asyncio.sleep(rng.uniform(10, 30))
+        if time.perf_counter() >= until:
+            break
+        if not tab.connected and not await recover(soak, tab):
+            soak.record(time.perf_counter(), Run(0.0, "reconnect failed"))
+            continue
+        keys = tab.widget_keys()
+        move = rng.choice(["real_layer", "real_head", "real_head", "text"])
+        if move == "text":
+            value = long_sentence(rng)
+        else:  # an option's index
+            value = rng.randrange(len(tab.widget(move)[1].options)) if move in keys else 0
+        start = time.perf_counter()
+        soak.record(start, await tab.set(move, value))
+    await tab.close()
+
+
+async def lecture(soak: Soak, until: float, every: float, steps: int) -> None:
+    """The lecturer: the next step every `every` seconds, from step 1 round again."""
+    while time.perf_counter() + every < until:
+        await asyncio.sleep(every)
+        soak.step = soak.step % steps + 1
+        soak.step_changed.set()
+        soak.step_changed = asyncio.Event()
+
+
+def workers(serve: psutil.Process) -> dict[str, psutil.Process]:
+    """The Streamlit workers `python -m serving` runs now, by their port."""
+    found = {}
+    for child in serve.children():
+        try:
+            cmd = child.cmdline()
+        except psutil.Error:
+            continue
+        if "streamlit" in " ".join(cmd) and "--server.port" in cmd:
+            found[cmd[cmd.index("--server.port") + 1]] = child
+    return found
+
+
+def sample(serve: psutil.Process, store: Path) -> dict:
+    """RSS (MB) and established sockets per worker port, and the store's size (KB)."""
+    rss, sockets = {}, {}
+    for port, proc in workers(serve).items():
+        try:
+            rss[port] = proc.memory_info().rss / 2**20
+            sockets[port] = sum(c.status == "ESTABLISHED" for c in proc.net_connections())
+        except psutil.Error:
+            continue
+    size = sum(p.stat().st_size for p in store.parent.glob(store.name + "*"))
+    return {"rss": rss, "sockets": sockets, "store_kb": size / 1024}
+
+
+async def sampler(soak: Soak, serve: psutil.Process, store: Path, window: float) -> None:
+    while True:
+        await asyncio.sleep(window)
+        soak.samples.append({"t": time.perf_counter() - soak.t0, **sample(serve, store)})
+
+
+async def kill_one(soak: Soak, serve: psutil.Process, at: float) -> None:
+    await asyncio.sleep(at)
+    soak.killed_port, victim = next(iter(workers(serve).items()))
+    soak.kill_at = time.perf_counter() - soak.t0
+    victim.send_signal(signal.SIGKILL)
+
+
+def start_serving(run_dir: Path, workers_n: int) -> tuple[subprocess.Popen, str]:
+    """`python -m serving` as `make serve` starts it, its class store in `run_dir`."""
+    port = free_port()
+    env = {**os.environ, "HEADSPACES_CLASS_STORE": f"sqlite://{run_dir / STORE_NAME}"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "serving", "--workers", str(workers_n), "--port", str(port),
+         "--run-dir", str(run_dir)],
+        cwd=ROOT, env=env, stdout=(run_dir / "serve.out").open("wb"), stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while not healthy(url, timeout=2.0):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"python -m serving did not start; see {run_dir}/serve.out")
+        time.sleep(0.5)
+    return proc, url
+
+
+async def soak_run(args: argparse.Namespace, url: str, serve: psutil.Process, store: Path):
+    rng = random.Random(args.seed)
+    for page in ("lesson", "real_model"):  # imports, MiniLM, the first runs
+        warm = StreamlitTab(url, page, timeout=180)
+        await warm.open()
+        await warm.close()
+    start = time.perf_counter()
+    soak = Soak(start)
+    until = start + 60 * args.minutes
+    tasks = [
+        follow(soak, url, until, random.Random(rng.random()), args.timeout)
+        for _ in range(args.followers)
+    ] + [
+        explore(soak, url, until, random.Random(rng.random()), args.timeout)
+        for _ in range(args.explorers)
+    ]
+    steps = len(lesson_text())
+    background = [
+        asyncio.create_task(lecture(soak, until, args.step_every, steps)),
+        asyncio.create_task(sampler(soak, serve, store, args.window)),
+        asyncio.create_task(kill_one(soak, serve, rng.uniform(0.25, 0.75) * 60 * args.minutes)),
+    ]
+    first = sample(serve, store)
+    await asyncio.gather(*tasks)
+    for task in background:
+        task.cancel()
+    soak.samples.insert(0, {"t": 0.0, **first})
+    soak.samples.append({"t": time.perf_counter() - start, **sample(serve, store)})
+    return soak
+
+
+def clock(seconds: float) -> str:
+    return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
+
+
+def report(soak: Soak, args: argparse.Namespace) -> None:
+    """One row per window, then the targets against the figures."""
+    rows, p95s = [], []
+    end = max((a.start for a in soak.actions), default=0.0)
+    for w in range(int(end // args.window) + 1):
+        lo, hi = w * args.window, (w + 1) * args.window
+        acts = [a for a in soak.actions if lo <= a.start < hi]
+        ok = [a.seconds for a in acts if a.ok]
+        p95 = float(np.percentile(ok, 95)) if ok else float("nan")
+        p95s.append(p95)
+        at = next((s for s in soak.samples if s["t"] >= hi), soak.samples[-1])
+        rows.append([
+            f"{clock(lo)}–{clock(hi)}", len(acts), sum(not a.ok for a in acts),
+            float(np.percentile(ok, 50)) if ok else float("nan"), p95,
+            sum(lo <= t < hi for t in soak.lost),
+            " / ".join(f"{v:.0f}" for v in at["rss"].values()),
+            sum(at["sockets"].values()), at["store_kb"],
+        ])  # fmt: skip
+    print(
+        f"Soak: {args.minutes} min, {args.followers} following the Lesson (a step every "
+        f"{args.step_every:.0f} s) + {args.explorers} exploring the real model, "
+        f"`python -m serving --workers {args.workers}`; worker killed at "
+        f"{clock(soak.kill_at or 0)} (port {soak.killed_port}), {soak.reconnects} students "
+        f"reconnected; {os.cpu_count()} cores, load average "
+        f"{os.getloadavg()[0]:.1f} at the end"
+    )
+    headers = ["window", "actions", "errors", "p50 s", "p95 s", "lost state",
+               "RSS per worker MB", "sockets", "store KB"]  # fmt: skip
+    print_table(headers, rows)
+    kill = soak.kill_at if soak.kill_at is not None else float("inf")
+    at_kill = [a for a in soak.actions if not a.ok and kill - args.timeout <= a.start <= kill]
+    errors = Counter(a.status for a in soak.actions if not a.ok and a not in at_kill)
+    print(
+        f"actions cut by the kill (in flight on the killed worker): {len(at_kill)}; "
+        f"other errors by kind: {dict(errors) or 'none'}"
+    )
+    first_rss = soak.samples[1]["rss"] if len(soak.samples) > 2 else soak.samples[0]["rss"]
+    last_rss = soak.samples[-1]["rss"]
+    growth = {port: last_rss[port] / first_rss[port] - 1 for port in last_rss if port in first_rss}
+    print_table(
+        ["target", "figure", "met"],
+        [
+            ["0 lost state", len(soak.lost), not soak.lost],
+            ["no error (apart from the kill's cut actions)", sum(errors.values()), not errors],
+            ["p95 ≤ 1.5× first window", f"{max(p95s) / p95s[0]:.2f}×", max(p95s) <= 1.5 * p95s[0]],
+            ["RSS end within 15 % of first window",
+             ", ".join(f"{g:+.0%}" + (" (restarted)" if port == soak.killed_port else "")
+                       for port, g in growth.items()),
+             all(abs(g) <= 0.15 for port, g in growth.items() if port != soak.killed_port)],
+        ],
+    )  # fmt: skip
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=60.0)
+    parser.add_argument("--followers", type=int, default=160)
+    parser.add_argument("--explorers", type=int, default=20)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--window", type=float, default=300.0, help="seconds per table row")
+    parser.add_argument("--step-every", type=float, help="default: 150 s; 40 s under 30 min")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a run fails")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if args.step_every is None:
+        args.step_every = 150.0 if args.minutes >= 30 else 40.0
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _parse(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        run_dir = Path(tmp)
+        proc, url = start_serving(run_dir, args.workers)
+        try:
+            soak = asyncio.run(soak_run(args, url, psutil.Process(proc.pid), run_dir / STORE_NAME))
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=60)
+    report(soak, args)
+
+
+if __name__ == "__main__":
+    main()
