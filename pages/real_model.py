@@ -154,6 +154,7 @@ st.caption(
     "that head."
 )
 share = {"format": "percent", "min_value": 0.0, "max_value": 1.0}
+SHORT_HEADERS = {"previous token": "previous", "next token": "next", "punctuation": "punct."}
 st.dataframe(
     role_table(roles),
     hide_index=True,
@@ -161,9 +162,19 @@ st.dataframe(
     key="real_table",
     on_select=_open_table_row,
     selection_mode="single-row",
-    column_config={
-        **{name: st.column_config.ProgressColumn(name, **share) for name in ROLES},
-        ENTROPY: st.column_config.NumberColumn(ENTROPY, format="%.2f"),
+    column_config={  # narrow columns: all of them fit beside the sidebar at 1280 px
+        "layer": st.column_config.NumberColumn("layer", width=48),
+        "head": st.column_config.NumberColumn("head", width=48),
+        "strongest role": st.column_config.TextColumn("strongest role", width=110),
+        **{
+            name: st.column_config.ProgressColumn(
+                SHORT_HEADERS.get(name, name), width=76, help=f"Share on: {name}", **share
+            )
+            for name in ROLES
+        },
+        ENTROPY: st.column_config.NumberColumn(
+            "entropy", format="%.2f", width=70, help=f"{ENTROPY}: 0 = each query looks at one token"
+        ),
     },
 )
 
