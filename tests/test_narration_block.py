@@ -192,9 +192,9 @@ def test_you_readings_come_from_the_encoders_map():
     assert weights[column] == weights.max()
 
 
-def test_formality_remark_rounds_the_weight_and_escapes_the_word():
+def test_formality_remark_never_rounds_a_part_up_to_all_and_escapes_the_word():
     assert translation.formality_remark("<du>", 0.995) == (
-        "Here the **formality** head at the last word puts **100%** of its weight on "
+        "Here the **formality** head at the last word puts **>99%** of its weight on "
         "**&lt;du&gt;**."
     )
 

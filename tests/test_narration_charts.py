@@ -64,7 +64,7 @@ def test_before_summary_counts_tokens_and_names_the_nearest_in_the_picture():
 def test_motion_summary_lists_every_heads_variance_kept():
     text = head_spaces.motion_summary(5, [0.414, 0.5, 0.996])
     assert "the 5 tokens" in text and "each of 3 heads" in text
-    assert text.endswith("head 1 41%, head 2 50%, head 3 100%.")
+    assert text.endswith("head 1 41%, head 2 50%, head 3 >99%.")
 
 
 def test_map_summary_names_the_three_strongest_cells_and_the_mean_row_maximum():

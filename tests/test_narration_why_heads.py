@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from attention.experiments.training.summary import LayoutFacts
+from attention.figures.base.text import percent
 from attention.teaching.narration import why_heads as narration
-from attention.teaching.wording import percent
 
 
 @pytest.mark.parametrize(
@@ -124,8 +124,13 @@ def test_slices_are_drawable_only_with_a_coordinate_per_head(heads, d_model, dra
 
 
 @pytest.mark.parametrize(
-    ("share", "shown"),
-    [(0.0, "0%"), (0.004, "<1%"), (0.2349, "23%"), (0.995, ">99%"), (0.9999, ">99%"), (1, "100%")],
-)
-def test_a_percent_never_rounds_a_part_into_all_or_nothing(share, shown):
-    assert percent(share) == shown
+    ("share", "decimals", "shown"),
+    [
+        (0.0, 0, "0%"), (0.004, 0, "<1%"), (0.2349, 0, "23%"), (0.993, 0, "99%"),
+        (0.996, 0, ">99%"), (0.9999, 0, ">99%"), (1.0, 0, "100%"),
+        (0.0004, 1, "<0.1%"), (0.4971, 1, "49.7%"), (0.9994, 1, "99.9%"),
+        (0.9996, 1, ">99.9%"), (1.0, 1, "100%"), (0.0, 1, "0%"),
+    ],
+)  # fmt: skip
+def test_a_percent_never_rounds_a_part_into_all_or_nothing(share, decimals, shown):
+    assert percent(share, decimals) == shown

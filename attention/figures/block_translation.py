@@ -40,10 +40,11 @@ def joint_query_key_figure(
     data = weighted_segments(
         layout.queries[q_index], layout.keys[k_index], weights.ravel(), color, "weight"
     )
-    # Queries named above, keys below: a query and the key it matches often coincide.
+    # Queries named on the left, keys on the right: a query and the key it matches often
+    # coincide, one a little above the other, where labels above and below would collide.
     for coords, tokens, symbol, side, place in (
-        (layout.queries, query_tokens, QUERY_SYMBOL, "query (decoder)", "top center"),
-        (layout.keys, key_tokens, KEY_SYMBOL, "key (encoder)", "bottom center"),
+        (layout.queries, query_tokens, QUERY_SYMBOL, "query (decoder)", "middle left"),
+        (layout.keys, key_tokens, KEY_SYMBOL, "key (encoder)", "middle right"),
     ):
         data.append(
             {

@@ -115,9 +115,9 @@ def comparison_table(comparison: Comparison) -> list[dict[str, object]]:
         rows.append(
             {
                 "variant": result.variant.label,
-                "accuracy (both right)": percent(result.accuracy),
-                "A right": percent(result.answer_accuracy[0]),
-                "B right": percent(result.answer_accuracy[1]),
+                "accuracy (both right)": percent(result.accuracy, 1),
+                "A right": percent(result.answer_accuracy[0], 1),
+                "B right": percent(result.answer_accuracy[1], 1),
                 "steps to 95 %": "never" if steps is None else str(steps),
                 "heads mostly on A / on B": f"{on_a} / {on_b}",
                 "head diversity (JSD, bits)": "—"

@@ -17,13 +17,3 @@ def blocks_note(n_tokens: int, blocks: int) -> str:
         f"{blocks} × {blocks} blocks of about {n_tokens / blocks:.1f} tokens (a block's "
         "share of the attention)"
     )
-
-
-def percent(share: float) -> str:
-    """A share as a whole percent that rounding cannot make false: a share just under 1
-    reads ">99%", not "100%", and one just over 0 reads "<1%", not "0%"."""
-    if 0.99 < share < 1:
-        return ">99%"
-    if 0 < share < 0.01:
-        return "<1%"
-    return f"{share:.0%}"

@@ -28,7 +28,15 @@ def unique_labels(tokens: list[str]) -> list[str]:
     return [f"{label} ({i})" if counts[label] > 1 else label for i, label in enumerate(labels)]
 
 
-def percent(value: float) -> str:
-    """A share as a percentage with one decimal ("49.7%"), or a whole number within
-    half a percent of 0 or 1 ("100%", "0%")."""
-    return f"{value:.0%}" if value >= 0.995 or value < 0.005 else f"{value:.1%}"
+def percent(share: float, decimals: int = 0) -> str:
+    """A share as a percentage rounded to `decimals`, in a way rounding cannot make false:
+    a share just under 1 reads ">99%" (">99.9%"), not "100%", and one just over 0 reads
+    "<1%" ("<0.1%"), not "0%". Exactly 0 and 1 read "0%" and "100%"."""
+    if share in (0, 1):
+        return f"{100 * share:.0f}%"
+    unit = 10.0**-decimals  # the smallest step shown, in percent
+    if 1 - unit / 200 <= share < 1:
+        return f">{100 - unit:.{decimals}f}%"
+    if 0 < share < unit / 200:
+        return f"<{unit:.{decimals}f}%"
+    return f"{100 * share:.{decimals}f}%"

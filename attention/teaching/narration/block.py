@@ -11,6 +11,7 @@ import numpy as np
 from attention.analysis.ffn_reads import BlockReads
 from attention.analysis.rank_collapse import FLOAT64_LEVEL, MAX_DEPTH, depth_reaching, log_growth
 from attention.analysis.update_ratios import SMALL_NUDGE, nudge_sizes
+from attention.figures.base.text import percent
 from attention.figures.block import SUBLAYER_STYLES
 from attention.teaching.markdown import literal
 from attention.teaching.wording import plural
@@ -72,13 +73,13 @@ def size_sentence(medians: np.ndarray) -> str:
     total = sum(sizes.values())
     if sizes["large"] == 0 and sizes["sizeable"] == 0:
         return (
-            f"Every median update is under {SMALL_NUDGE:.0%} of the stream's length: each "
+            f"Every median update is under {percent(SMALL_NUDGE)} of the stream's length: each "
             "sublayer nudges the tokens, and they keep most of what they were."
         )
     if sizes["large"] == 0:
         return (
             "Every median update is shorter than the stream it is added to; updates of at "
-            f"least {SMALL_NUDGE:.0%} of its length, sizeable rather than small nudges: "
+            f"least {percent(SMALL_NUDGE)} of its length, sizeable rather than small nudges: "
             f"{sizes['sizeable']} of {total}."
         )
     return (
@@ -106,13 +107,13 @@ def reads_sentence(toy: BlockReads, real: BlockReads | None, layer: int) -> str:
     """How the feed-forward units read the heads' blocks, random beside trained."""
     facts = [
         f"with these random weights its strongest head gives a median "
-        f"**{toy.median_top_share:.0%}** (an even read: {toy.even_share:.0%}), and units "
-        f"leaning on one head (over twice an even share) are {toy.leaning():.0%}"
+        f"**{percent(toy.median_top_share)}** (an even read: {percent(toy.even_share)}), and units "
+        f"leaning on one head (over twice an even share) are {percent(toy.leaning())}"
     ]
     if real is not None:
         facts.append(
-            f"in MiniLM's trained layer {layer}, **{real.median_top_share:.0%}** (even: "
-            f"{real.even_share:.0%}), with **{real.leaning():.0%}** of its "
+            f"in MiniLM's trained layer {layer}, **{percent(real.median_top_share)}** (even: "
+            f"{percent(real.even_share)}), with **{percent(real.leaning())}** of its "
             f"{real.shares.shape[0]} units leaning on one head"
         )
     least = min(float(shares.min()) for _, shares in reads_panels(toy, real, layer))
@@ -217,7 +218,7 @@ def hidden_summary(hidden: np.ndarray, activation: str) -> str:
     n, units = np.shape(hidden)
     return (
         f"{activation.upper()} hidden layer: {n} {plural(n, 'token')} × {units} units, "
-        f"{(np.asarray(hidden) > 0).mean():.0%} of the values above 0, the largest "
+        f"{percent((np.asarray(hidden) > 0).mean())} of the values above 0, the largest "
         f"{np.max(hidden):.2f}."
     )
 
@@ -226,8 +227,8 @@ def reads_summary(panels: Sequence[tuple[str, np.ndarray]]) -> str:
     """The feed-forward reads: per panel (title, shares (d_ff, heads)), the share a unit
     takes from its strongest head on average, beside 1/h for reading evenly."""
     parts = "; ".join(
-        f"{literal(title)}: {np.asarray(shares).max(axis=1).mean():.0%} "
-        f"(evenly: {1 / np.shape(shares)[1]:.0%})"
+        f"{literal(title)}: {percent(np.asarray(shares).max(axis=1).mean())} "
+        f"(evenly: {percent(1 / np.shape(shares)[1])})"
         for title, shares in panels
     )
     return (

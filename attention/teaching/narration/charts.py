@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from attention.figures.base.text import percent
 from attention.teaching.markdown import literal
 from attention.teaching.wording import plural
 
@@ -32,7 +33,7 @@ def top_indices(values: np.ndarray, top: int) -> list[int]:
 
 def weight_shares(key_tokens: Sequence[str], row: np.ndarray, top: int) -> str:
     """One query's `top` heaviest keys: "34% on “mat”, 21% on “sat”"."""
-    return ", ".join(f"{row[j]:.0%} on {quoted(key_tokens[j])}" for j in top_indices(row, top))
+    return ", ".join(f"{percent(row[j])} on {quoted(key_tokens[j])}" for j in top_indices(row, top))
 
 
 def per_head_shares(
@@ -57,12 +58,13 @@ def map_summary(
     weights = np.asarray(weights)
     cells = [divmod(i, weights.shape[1]) for i in top_indices(weights.ravel(), 3)]
     strongest = ", ".join(
-        f"{quoted(query_tokens[q])} → {quoted(key_tokens[k])} {weights[q, k]:.0%}" for q, k in cells
+        f"{quoted(query_tokens[q])} → {quoted(key_tokens[k])} {percent(weights[q, k])}"
+        for q, k in cells
     )
     n_q, n_k = len(query_tokens), len(key_tokens)
     return (
         f"{name}: {n_q} {plural(n_q, 'query', 'queries')} (rows) × {n_k} "
         f"{plural(n_k, 'key')} (columns). "
         f"Strongest weights: {strongest}; a query's heaviest key takes "
-        f"{weights.max(axis=1).mean():.0%} of its weight on average."
+        f"{percent(weights.max(axis=1).mean())} of its weight on average."
     )

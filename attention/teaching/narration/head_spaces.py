@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from attention.core.cost import attention_cost
+from attention.figures.base.text import percent
 from attention.geometry.head_spaces import AgreementRange
 from attention.geometry.planes import Layout2D
 from attention.teaching.markdown import literal
@@ -125,14 +126,14 @@ def before_summary(tokens: Sequence[str], before: Layout2D, focus: int) -> str:
     near = f" Nearest to {quoted(tokens[focus])} in the picture: {', '.join(nearest)}."
     return (
         f"Before any head: the {len(tokens)} token {plural(len(tokens), 'vector')} in 2-D, "
-        f"the picture keeping {before.variance_kept:.0%} of their variance."
+        f"the picture keeping {percent(before.variance_kept)} of their variance."
         + (near if nearest else "")
     )
 
 
 def motion_summary(n_tokens: int, variance_kept: Sequence[float]) -> str:
     """The before → after animation: what its stages are and how faithful each head's is."""
-    kept = ", ".join(f"head {h + 1} {v:.0%}" for h, v in enumerate(variance_kept))
+    kept = ", ".join(f"head {h + 1} {percent(v)}" for h, v in enumerate(variance_kept))
     return (
         f"Animation: the {n_tokens} {plural(n_tokens, 'token')} before any head, then split "
         f"into a query and a key in each of {len(variance_kept)} "

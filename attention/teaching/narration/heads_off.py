@@ -28,7 +28,7 @@ def describe_head(head: RankedHead, value: Callable[[float], str]) -> str:
     """One head in bold with its main role's share and its importance written by `value`."""
     return (
         f"**layer {head.layer + 1} head {head.head + 1}** ({head.role} "
-        f"{head.share:.0%}, importance {value(head.importance)})"
+        f"{percent(head.share)}, importance {value(head.importance)})"
     )
 
 
@@ -66,7 +66,7 @@ def importance_sentence(
 def pruning_sentence(summary: PruningSummary) -> str:
     """Markdown: the heads the importance order removes before the drop, and random orders."""
     points = f"{summary.drop * 100:.0f} points"
-    start = f"With all {summary.total_heads} heads the accuracy is {percent(summary.start)}. "
+    start = f"With all {summary.total_heads} heads the accuracy is {percent(summary.start, 1)}. "
     if summary.after is None:
         text = (
             f"Least important first, all {summary.last} heads the curve removes (down to one "
@@ -77,7 +77,7 @@ def pruning_sentence(summary: PruningSummary) -> str:
         text = (
             f"Least important first, **{summary.by_importance} of {summary.total_heads} "
             f"heads** go before the accuracy drops by {points} (with {removed} off it is "
-            f"{percent(score)})"
+            f"{percent(score, 1)})"
         )
     random = sorted(summary.by_random)
     if random:
@@ -105,10 +105,10 @@ def rollout_sentence(
 
     layer = contrast.layer + 1
     text = (
-        f"In layer {layer}, {name(focus)} puts {percent(contrast.self_raw)} of its raw "
-        f"attention (mean over heads) on itself and {percent(contrast.cls_raw)} on [CLS]; "
-        f"rollout traces {percent(contrast.self_rollout)} of its vector back to itself and "
-        f"{percent(contrast.cls_rollout)} to [CLS]. "
+        f"In layer {layer}, {name(focus)} puts {percent(contrast.self_raw, 1)} of its raw "
+        f"attention (mean over heads) on itself and {percent(contrast.cls_raw, 1)} on [CLS]; "
+        f"rollout traces {percent(contrast.self_rollout, 1)} of its vector back to itself and "
+        f"{percent(contrast.cls_rollout, 1)} to [CLS]. "
     )
     if contrast.top_raw == contrast.top_rollout:
         return text + f"Both put the most weight on {name(contrast.top_raw)}."
@@ -208,7 +208,7 @@ def pruning_summary(summary: PruningSummary, random_orders: int) -> str:
     return (
         f"Paraphrase accuracy against heads switched off, least important first beside "
         f"{random_orders} random {plural(random_orders, 'order')}, starting at "
-        f"{percent(summary.start)} with all {summary.total_heads} heads. Heads removed "
+        f"{percent(summary.start, 1)} with all {summary.total_heads} heads. Heads removed "
         f"before it drops by {summary.drop * 100:.0f} points: {summary.by_importance} "
         f"least important first{median}."
     )

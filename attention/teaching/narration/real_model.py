@@ -10,6 +10,7 @@ import numpy as np
 
 from attention.analysis.head_metrics import uniform_entropy_bits
 from attention.analysis.head_roles import ENTROPY
+from attention.figures.base.text import percent
 from attention.teaching.markdown import literal
 from attention.teaching.narration.charts import quoted, top_indices
 from attention.teaching.wording import blocks_note, plural
@@ -71,7 +72,7 @@ def head_spaces_link(layer: int, heads: int) -> str:
 def role_scores(shares: Mapping[str, float], entropy_bits: float, n_tokens: int) -> str:
     """One head's share of attention on each role's tokens, and its entropy beside that
     of weights spread evenly over the `n_tokens`, as a markdown list."""
-    lines = [f"- {role}: **{share:.0%}** of its attention" for role, share in shares.items()]
+    lines = [f"- {role}: **{percent(share)}** of its attention" for role, share in shares.items()]
     lines.append(
         f"- entropy: **{entropy_bits:.2f} bits** (spread evenly over all {n_tokens} "
         f"{plural(n_tokens, 'token')} it would be {uniform_entropy_bits(n_tokens):.2f} bits)"
@@ -115,7 +116,7 @@ def head_grid_summary(score_name: str, scores: np.ndarray, highest: bool = True)
 
 def _score(name: str, value: float) -> str:
     """A role score as a share, entropy in bits."""
-    return f"{value:.2f} bits" if name == ENTROPY else f"{value:.0%}"
+    return f"{value:.2f} bits" if name == ENTROPY else f"{percent(value)}"
 
 
 def paths_summary(tokens: list[str], coords: np.ndarray) -> str:

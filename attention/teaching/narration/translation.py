@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from attention.figures.base.text import percent
 from attention.models.translation.heads import WHO_IS_YOU, YOU_FROM_SOURCE, Head
 from attention.models.translation.model import TranslationTrace
 from attention.models.translation.pronoun import SETTLED, YOU_PRONOUNS, PronounChoice
@@ -87,11 +88,11 @@ def you_remark(readings: Sequence[YouReading], head_name: str = WHO_IS_YOU.name)
         if r.strongest == r.word:
             remarks.append(
                 f"“{literal(r.word)}” (word {r.position + 1}) finds no word of address and "
-                f"keeps **{r.weight:.0%}** of its weight on itself"
+                f"keeps **{percent(r.weight)}** of its weight on itself"
             )
         else:
             remarks.append(
-                f"“{literal(r.word)}” (word {r.position + 1}) puts **{r.weight:.0%}** of "
+                f"“{literal(r.word)}” (word {r.position + 1}) puts **{percent(r.weight)}** of "
                 f"its weight on **{literal(r.strongest)}**"
             )
     return f"Here, in the **{name}** head: " + "; ".join(remarks) + "."
@@ -100,7 +101,7 @@ def you_remark(readings: Sequence[YouReading], head_name: str = WHO_IS_YOU.name)
 def formality_remark(word: str, weight: float) -> str:
     """Where the decoder's formality head looks from the last word written."""
     return (
-        f"Here the **formality** head at the last word puts **{weight:.0%}** of its weight "
+        f"Here the **formality** head at the last word puts **{percent(weight)}** of its weight "
         f"on **{literal(word)}**."
     )
 
@@ -118,7 +119,7 @@ def pronoun_decision(choice: PronounChoice, target_tokens: Sequence[str]) -> str
     if not choice.has_you:
         return (
             f"At `<s>` the **{name}** head finds no English 2nd-person word: "
-            f"{choice.weight_on_you:.0%} of its weight lands on one, so it spreads out and "
+            f"{percent(choice.weight_on_you)} of its weight lands on one, so it spreads out and "
             "there is no du, ihr or Sie to choose."
         )
     brought = ", ".join(f"{feature} {value:.2f}" for feature, value in choice.delivered.items())
@@ -128,7 +129,7 @@ def pronoun_decision(choice: PronounChoice, target_tokens: Sequence[str]) -> str
     )
     text = (
         f"At `<s>`, before any German word is written, the **{name}** head puts "
-        f"**{choice.weight_on_you:.0%}** of its weight on the English 2nd-person words and "
+        f"**{percent(choice.weight_on_you)}** of its weight on the English 2nd-person words and "
         f"brings back {brought}. A side counts as settled when it leads the other by more "
         f"than {SETTLED:g}: {settled}. "
     )
@@ -172,7 +173,7 @@ def maps_summary(
     """One attention's maps (heads, n_q, n_k): their size and each head's strongest cell."""
     heads, n_q, n_k = np.shape(weights)
     strongest = "; ".join(
-        f"{literal(title)}: {quoted(query_tokens[q])} → {quoted(key_tokens[k])} {w[q, k]:.0%}"
+        f"{literal(title)}: {quoted(query_tokens[q])} → {quoted(key_tokens[k])} {percent(w[q, k])}"
         for title, w in zip(titles, np.asarray(weights), strict=True)
         for q, k in [divmod(int(np.argmax(w)), n_k)]
     )
@@ -189,7 +190,7 @@ def joint_summary(
     widest line from it)."""
     weights = np.asarray(weights)
     lines = ", ".join(
-        f"{quoted(q)} → {quoted(key_tokens[int(np.argmax(row))])} {row.max():.0%}"
+        f"{quoted(q)} → {quoted(key_tokens[int(np.argmax(row))])} {percent(row.max())}"
         for q, row in zip(query_tokens, weights, strict=True)
     )
     return (

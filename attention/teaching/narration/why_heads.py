@@ -13,10 +13,11 @@ from attention.experiments.equal_cost import LayoutCost
 from attention.experiments.rank_limit import RankLimitResult
 from attention.experiments.training.summary import LayoutFacts
 from attention.experiments.two_targets import ONE_HEAD_FLOOR, TwoTargetResult
+from attention.figures.base.text import percent
 from attention.figures.why_heads_training import SMOOTHING
 from attention.teaching.markdown import literal
 from attention.teaching.narration.charts import numbered_heads, per_head_shares, quoted
-from attention.teaching.wording import percent, plural
+from attention.teaching.wording import plural
 
 # The rank-limit section's choices as its select boxes (and so its links) word them.
 SCORE_LIMITS = {
@@ -232,9 +233,9 @@ def two_target_summary(tokens: Sequence[str], result: TwoTargetResult) -> str:
     )
     return (
         f"Weights of the query {quoted(tokens[result.query])} over the {len(tokens)} "
-        f"{plural(len(tokens), 'token')}: one head puts {one_a:.0%} on {quoted(tokens[a])} "
-        f"and {one_b:.0%} on {quoted(tokens[b])}. Two heads: head 1 puts {two_a:.0%} on "
-        f"{quoted(tokens[a])}, head 2 {two_b:.0%} on {quoted(tokens[b])}."
+        f"{plural(len(tokens), 'token')}: one head puts {percent(one_a)} on {quoted(tokens[a])} "
+        f"and {percent(one_b)} on {quoted(tokens[b])}. Two heads: head 1 puts {percent(two_a)} on "
+        f"{quoted(tokens[a])}, head 2 {percent(two_b)} on {quoted(tokens[b])}."
     )
 
 
@@ -253,7 +254,7 @@ def rank_error_summary(result: RankLimitResult) -> str:
     the largest d_head fitted."""
     first, last = 0, len(result.d_heads) - 1
     ends = " and ".join(
-        f"{result.error[i]:.3f} nats ({result.misplaced[i]:.0%} of the attention misplaced) "
+        f"{result.error[i]:.3f} nats ({percent(result.misplaced[i])} of the attention misplaced) "
         f"at d_head = {result.d_heads[i]}"
         for i in dict.fromkeys((first, last))
     )
@@ -283,7 +284,7 @@ def rank_patterns_summary(result: RankLimitResult, d_heads: Sequence[int]) -> st
     """The target beside the fitted patterns at `d_heads` (those fitted): how much of the
     target's attention each misplaces."""
     fitted = [d for d in dict.fromkeys(d_heads) if 1 <= d <= result.d_heads[-1]]
-    misplaced = ", ".join(f"{result.misplaced[d - 1]:.0%} at d_head = {d}" for d in fitted)
+    misplaced = ", ".join(f"{percent(result.misplaced[d - 1])} at d_head = {d}" for d in fitted)
     n = len(result.target)
     return (
         f"The target pattern over {n} tokens beside one head's best fit at d_head = "
@@ -340,11 +341,11 @@ def slicing_summary(whole: np.ndarray, cut: np.ndarray, n_heads: int) -> str:
 def slice_share_summary(shares: Mapping[str, np.ndarray]) -> str:
     """The own-slice shares: per W_Q, its heads' range beside reading evenly (1/h)."""
     ranges = "; ".join(
-        f"{literal(name)}: {np.min(share):.0%} to {np.max(share):.0%}"
+        f"{literal(name)}: {percent(np.min(share))} to {percent(np.max(share))}"
         for name, share in shares.items()
     )
     n_heads = len(next(iter(shares.values())))
     return (
-        f"Share of each head's W_Q weight in its own slice, against 1/h = {1 / n_heads:.0%} "
+        f"Share of each head's W_Q weight in its own slice, against 1/h = {percent(1 / n_heads)} "
         f"for reading evenly and 100% for slicing: {ranges}."
     )
