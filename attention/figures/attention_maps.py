@@ -62,7 +62,8 @@ _BAR_BELOW = {  # a colour bar lying along the figure's bottom edge, "weight" ab
     "lenmode": "pixels",
     "thickness": 12,
     "ypad": 4,
-    "title": {**WEIGHT_AXIS["colorbar"]["title"], "side": "top"},
+    # Beside the bar, not above it: a title on top of a horizontal bar is drawn over it.
+    "title": {**WEIGHT_AXIS["colorbar"]["title"], "side": "right"},
 }
 
 
