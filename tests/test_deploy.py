@@ -40,8 +40,14 @@ def _all_docs() -> list[dict]:
     ]
 
 
-def _manifests() -> dict[str, dict]:
-    return {doc["kind"]: doc for doc in _all_docs()}
+def _manifests(name: str = "head-spaces") -> dict[str, dict]:
+    """The objects labelled app.kubernetes.io/name `name` (the app's, or
+    "head-spaces-redis"), by kind."""
+    return {
+        doc["kind"]: doc
+        for doc in _all_docs()
+        if doc["metadata"]["labels"]["app.kubernetes.io/name"] == name
+    }
 
 
 def test_kubernetes_manifests_validate_against_the_pinned_schema():
@@ -211,6 +217,51 @@ def test_compose_puts_sticky_nginx_in_front_of_health_checked_replicas():
     assert re.search(r"hash \$route consistent;", conf)
     assert re.search(r"server app:8501\b", conf)
     assert "proxy_set_header Upgrade $http_upgrade;" in conf
+
+
+def _redis_url_parts(url: str) -> tuple[str, int]:
+    match = re.fullmatch(r"redis://([\w.-]+):(\d+)/\d+", url)
+    assert match, url
+    return match[1], int(match[2])
+
+
+def test_every_pod_of_the_app_shares_one_redis_that_only_the_app_reaches():
+    app, redis = _manifests(), _manifests("head-spaces-redis")
+    (container,) = app["Deployment"]["spec"]["template"]["spec"]["containers"]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    host, port = _redis_url_parts(env["HEADSPACES_CLASS_STORE"])
+    service = redis["Service"]
+    assert host == service["metadata"]["name"] and port == service["spec"]["ports"][0]["port"]
+    pod = redis["Deployment"]["spec"]["template"]
+    assert service["spec"]["selector"].items() <= pod["metadata"]["labels"].items()
+    (server,) = pod["spec"]["containers"]
+    args = dict(zip(server["args"][::2], server["args"][1::2], strict=True))
+    assert args["--appendonly"] == "yes" and args["--appendfsync"] == "always"
+    claims = {v["name"]: v for v in pod["spec"]["volumes"] if "persistentVolumeClaim" in v}
+    data = next(m for m in server["volumeMounts"] if m["name"] in claims)
+    assert data["mountPath"] == args["--dir"]
+    assert (
+        claims[data["name"]]["persistentVolumeClaim"]["claimName"]
+        == (redis["PersistentVolumeClaim"]["metadata"]["name"])
+    )
+    policy = redis["NetworkPolicy"]["spec"]
+    assert policy["podSelector"]["matchLabels"].items() <= pod["metadata"]["labels"].items()
+    (rule,) = policy["ingress"]
+    (source,) = rule["from"]
+    app_labels = app["Deployment"]["spec"]["template"]["metadata"]["labels"]
+    assert source["podSelector"]["matchLabels"].items() <= app_labels.items()
+    assert not source["podSelector"]["matchLabels"].items() <= pod["metadata"]["labels"].items()
+
+
+def test_compose_replicas_share_a_durable_redis():
+    services = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
+    app, redis = services["app"], services["redis"]
+    host, port = _redis_url_parts(app["environment"]["HEADSPACES_CLASS_STORE"])
+    assert host == "redis" and port == 6379 and "ports" not in redis
+    assert app["depends_on"]["redis"]["condition"] == "service_healthy"
+    command = redis["command"]
+    assert command[command.index("--appendfsync") + 1] == "always"
+    assert any(v.split(":")[1] == "/data" for v in redis["volumes"])
 
 
 def _dockerfile_stages() -> list[list[str]]:
