@@ -43,9 +43,9 @@ from attention.figures import (
 from attention.figures import head_spaces as head_space_views
 from attention.figures.base.palette import DIVERGING_SCALE, HEAD_COLORS, signed_axis
 from attention.figures.base.plane_tiles import PlaneTiles
-from attention.figures.base.points import MAX_SVG_POINTS
+from attention.figures.base.points import MAX_SVG_POINTS, label_sides
 from attention.geometry.head_spaces import head_layout, head_spaces
-from attention.geometry.planes import hidden_state_paths
+from attention.geometry.planes import Layout2D, hidden_state_paths
 from attention.geometry.pooling import pool_attention
 from tests.apptest import array, colour_scale, grid_maps, tile_boxes, tile_spans
 from tests.colour_science import contrast
@@ -568,3 +568,41 @@ def test_reduced_motion_steps_through_the_heads_without_transitions(inputs):
     assert still_frames == frames  # the same stages, in the same order
     assert max(glides) > 0 and max(steps) > 0
     assert still_glides == [0] * len(glides) and still_steps == [0] * len(steps)
+
+
+def test_two_nearly_coincident_points_put_their_labels_on_opposite_sides():
+    """'The' and 'the' a hair apart: one label above, one below; distant points keep the
+    default side; the rule uses the picture's span, so scaling the data changes nothing."""
+    xy = np.array([[0.0, 0.0], [10.0, 4.0], [10.1, 4.05], [5.0, 8.0]])
+    sides = label_sides(xy)
+    assert sides == ["top center", "bottom center", "top center", "top center"]
+    assert label_sides(xy * 1000) == sides
+    assert label_sides(xy, "bottom center") == [
+        "bottom center", "bottom center", "top center", "bottom center"
+    ]  # fmt: skip
+    apart = np.array([[0.0, 0.0], [1.0, 1.0]])
+    assert label_sides(apart) == ["top center"] * 2
+
+
+def test_the_token_picture_labels_close_tokens_on_opposite_sides():
+    tokens = ["The", "the", "cat", "sat"]
+    coords = np.array([[1.0, 1.0], [1.02, 0.98], [-3.0, 2.0], [2.0, -4.0]])
+    fig = head_space_views.before_figure(Layout2D(coords, 0.5), tokens, focus=2)
+    positions = fig.data[0].textposition
+    assert positions[0] != positions[1] and {positions[0], positions[1]} == {
+        "top center",
+        "bottom center",
+    }
+
+
+@pytest.mark.parametrize("n", [11, 60])
+def test_the_two_target_bars_always_name_both_targets_and_the_query(n):
+    tokens = [f"w{i}" for i in range(n)]
+    targets, query = (1, n - 2), n - 1
+    x = np.random.default_rng(0).normal(size=(n, 8))
+    result = fit_two_targets(x, query, targets, steps=2)
+    fig = why_heads_two_targets.two_target_figure(tokens, result)
+    for axis in ("xaxis", "xaxis2"):
+        named = fig.layout[axis].tickvals
+        assert {tokens[t] for t in (*targets, query)} <= set(named)
+        assert len(named) == n if n <= 24 else len(named) <= 24 + 3

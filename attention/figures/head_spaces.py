@@ -36,6 +36,7 @@ from attention.figures.base.palette import (
 )
 from attention.figures.base.plane_tiles import PlaneTiles
 from attention.figures.base.points import (
+    label_sides,
     per_head_colors,
     points_trace,
     shown_labels,
@@ -88,7 +89,7 @@ def before_figure(before: Layout2D, tokens: list[str], focus: int) -> go.Figure:
             xy,
             mode="markers+text",
             text=shown_labels(labels, {focus}),
-            textposition="top center",
+            textposition=label_sides(xy),
             hovertext=labels,
             customdata=np.arange(len(tokens)),
             hovertemplate="%{hovertext} (token %{customdata})<extra></extra>",

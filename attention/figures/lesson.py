@@ -116,6 +116,8 @@ _FONT_KEYS = {"font", "tickfont", "textfont", "insidetextfont", "outsidetextfont
 
 
 PLOTLY_DEFAULT_FONT = 12
+CAPTION_FONT = 12  # px before the presenter's scale (× 1.3: 16 px on a projector)
+LABEL_ROOM = 24  # px above the plot for a point's label that stands over its top edge
 
 
 def _scaled(node: object, factor: float, under_font: bool = False) -> object:
@@ -149,12 +151,14 @@ def for_slides(
         spec = _scaled(spec, font_scale)
         layout = spec["layout"]
     text = "<br>".join(safe_label(line, 120) for line in caption)
-    note = {"text": text, "font": {"size": 11, "color": "#666666"}}
+    size = round(CAPTION_FONT * font_scale)
+    note = {"text": text, "font": {"size": size, "color": "#595959"}}
     title = layout.get("title", {})
-    if title.get("text"):  # keep the figure's title; the caption goes under it, clear
-        layout["title"] = {**title, "subtitle": note}  # of labels above the top points
+    if title.get("text"):  # keep the figure's title; the caption goes under it, with
+        layout["title"] = {**title, "subtitle": note}  # room for labels above top points
         margin = layout.get("margin", {})
-        layout["margin"] = {**margin, "t": margin.get("t", 80) + 14 * (len(caption) + 1)}
+        room = round(1.25 * size) * (len(caption) + 1) + LABEL_ROOM
+        layout["margin"] = {**margin, "t": margin.get("t", 80) + room}
     else:  # the caption as a title along the bottom edge, kept clear of the axes
         layout["title"] = {
             **note,

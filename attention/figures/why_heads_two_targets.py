@@ -22,6 +22,8 @@ from attention.figures.base.palette import (
 )
 from attention.figures.base.text import percent, unique_labels
 
+MAX_NAMED_TICKS = 24  # tokens named along each panel's axis (targets and query always)
+
 
 def two_target_figure(tokens: Sequence[str], result: TwoTargetResult) -> go.Figure:
     """The query's weights over the tokens: one head (left), two heads (right); the two
@@ -73,9 +75,19 @@ def two_target_figure(tokens: Sequence[str], result: TwoTargetResult) -> go.Figu
         for panel in panels
         for target in result.targets
     ]
+    # Plotly skips category ticks it finds crowded, which could hide a target's name: the
+    # targets and the query are always named, every token up to MAX_NAMED_TICKS of them.
+    step = max(1, -(-len(labels) // MAX_NAMED_TICKS))
+    named = sorted({*range(0, len(labels), step), *result.targets, result.query})
+    ticks = [labels[i] for i in named]
     for panel in panels:
         layout[panel.xaxis].update(
-            type="category", tickangle=-45, title={"text": "key token (targets shaded)"}
+            type="category",
+            tickangle=-45,
+            tickmode="array",
+            tickvals=ticks,
+            ticktext=ticks,
+            title={"text": "key token (targets shaded)"},
         )
     layout[panels[0].yaxis].update(range=[0, 1.05], title={"text": "attention weight"})
     layout[panels[1].yaxis].update(matches="y", showticklabels=False)

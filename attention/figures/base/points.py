@@ -20,6 +20,26 @@ def shown_labels(labels: list[str], keep: set[int]) -> list[str]:
     return [label if i in keep else "" for i, label in enumerate(labels)]
 
 
+LABEL_CLEARANCE = 0.05  # share of the picture's span: closer points' labels would collide
+
+
+def label_sides(xy: np.ndarray, default: str = "top center") -> list[str]:
+    """Where each point's label goes: `default`, except in a pair of points closer than
+    LABEL_CLEARANCE of the picture's span, where the upper one's label goes above it and
+    the lower one's below, so two labels never sit on one another ("The" and "the")."""
+    xy = np.asarray(xy, dtype=np.float64)
+    sides = [default] * len(xy)
+    if len(xy) < 2 or len(xy) > MAX_SVG_POINTS:
+        return sides
+    span = np.ptp(xy, axis=0)
+    scaled = xy / np.where(span > 0, span, 1.0)
+    gaps = np.linalg.norm(scaled[:, None] - scaled[None], axis=-1)
+    for i, j in zip(*np.nonzero(np.triu(gaps < LABEL_CLEARANCE, k=1)), strict=True):
+        upper, lower = (i, j) if xy[i, 1] >= xy[j, 1] else (j, i)
+        sides[upper], sides[lower] = "top center", "bottom center"
+    return sides
+
+
 def points_trace(xy: np.ndarray, **props) -> dict:
     """A scatter trace of 2-D points; labels near an edge are drawn whole, not clipped.
     More than MAX_SVG_POINTS points are drawn with WebGL (no clipping option there)."""
@@ -57,7 +77,7 @@ def weighted_points_trace(
         coords,
         mode="markers+text",
         text=[t for k in range(len(heads)) for t in shown_labels(labels, named[k])],
-        textposition="bottom center",
+        textposition=label_sides(coords, "bottom center"),
         textfont={"size": FONT_SIZE - 3},
         hovertext=labels * len(heads),
         customdata=np.column_stack(
