@@ -47,6 +47,7 @@ from attention.figures.base.points import MAX_SVG_POINTS, label_sides
 from attention.geometry.head_spaces import head_layout, head_spaces
 from attention.geometry.planes import Layout2D, hidden_state_paths
 from attention.geometry.pooling import pool_attention
+from tests import colour_science
 from tests.apptest import array, colour_scale, grid_maps, tile_boxes, tile_spans
 from tests.colour_science import contrast
 from ui.pooled_maps import maps_to_draw
@@ -606,3 +607,19 @@ def test_the_two_target_bars_always_name_both_targets_and_the_query(n):
         named = fig.layout[axis].tickvals
         assert {tokens[t] for t in (*targets, query)} <= set(named)
         assert len(named) == n if n <= 24 else len(named) <= 24 + 3
+
+
+def test_rank_collapse_runs_with_equal_distances_stay_distinguishable():
+    """Two residual runs a hair apart (attention alone, attention + FFN): one is a wide
+    dark line drawn first, the other a thin line of another colour with markers over it,
+    each readable on white (≥ 3:1, WCAG's non-text contrast)."""
+    same = np.geomspace(1.0, 0.1, 6)
+    fig = block_rank_collapse.rank_collapse_figure(
+        [("attention + FFN, residual", True, True, same),
+         ("attention, residual", True, False, same * 1.001)]
+    )  # fmt: skip
+    band, line = fig.data
+    assert band.name == "attention, residual" and line.name == "attention + FFN, residual"
+    assert band.line.width >= 2.5 * line.line.width and band.line.color != line.line.color
+    assert line.mode == "lines+markers" and band.mode == "lines"
+    assert min(colour_science.contrast(t.line.color, "#FFFFFF") for t in fig.data) >= 3

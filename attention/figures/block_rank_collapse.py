@@ -23,7 +23,8 @@ from attention.figures.base.palette import (
 from attention.figures.base.text import safe_label
 from attention.figures.block import UPDATE_COLOR
 
-NO_RESIDUAL_COLOR = "#888888"
+NO_RESIDUAL_COLOR = "#888888"  # 3.5:1 on white
+FEED_FORWARD_COLOR = "#0072B2"  # Okabe-Ito blue, 5.1:1 on white: the runs with an FFN
 
 
 FLOAT64_FLOOR = 2.2e-16
@@ -33,9 +34,11 @@ def rank_collapse_figure(
     curves: list[tuple[str, bool, bool, np.ndarray]], picked_depth: int | None = None
 ) -> go.Figure:
     """Distance from rank 1 against depth, log scale; `curves` holds (label, residual,
-    feed_forward, distances per depth starting at depth 0). With the residual: dark,
-    solid; without: grey, dashed; circles mark the runs with a feed-forward. Exact
-    values in the hover; values below float64's rounding are drawn just under it."""
+    feed_forward, distances per depth starting at depth 0). With the residual: solid;
+    without: dashed. Attention alone is a wide dark (grey without the residual) line,
+    attention + FFN a thin blue line with circles drawn over it, so two runs with nearly
+    equal distances are both seen. Exact values in the hover; values below float64's
+    rounding are drawn just under it."""
     data = []
     for label, residual, feed_forward, distances in curves:
         check_shape(f"distances of {label}", distances, (None,))
@@ -49,15 +52,20 @@ def rank_collapse_figure(
                 "name": label,
                 "mode": "lines+markers" if feed_forward else "lines",
                 "line": {
-                    "color": UPDATE_COLOR if residual else NO_RESIDUAL_COLOR,
+                    "color": FEED_FORWARD_COLOR
+                    if feed_forward
+                    else UPDATE_COLOR
+                    if residual
+                    else NO_RESIDUAL_COLOR,
                     "dash": "solid" if residual else "dash",
-                    "width": 4 if feed_forward else 3,
+                    "width": 2.5 if feed_forward else 7,
                 },
                 "marker": {"size": 7},
                 "hovertemplate": f"{label}<br>depth %{{x}}<br>distance %{{customdata:.2e}}"
                 "<extra></extra>",
             }
         )
+    data.sort(key=lambda trace: trace["mode"] == "lines+markers")  # bands under lines
     floor = {"color": NO_RESIDUAL_COLOR, "width": 1, "dash": "dot"}
     shapes = [
         {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": FLOAT64_FLOOR,
@@ -87,7 +95,8 @@ def rank_collapse_figure(
             "title": {"text": "distance from rank 1, ‖X − 1x̄ᵀ‖ / ‖X‖"},
             "type": "log",
             "exponentformat": "power",
-            "range": [math.log10(FLOAT64_FLOOR) - 1.2, 0.3],
+            # Room under the floor for its two-line note, clear of the depth ticks.
+            "range": [math.log10(FLOAT64_FLOOR) - 2.6, 0.3],
         },
         "legend": {"orientation": "h", "y": -0.22, "x": 0},
         "height": 520,
