@@ -623,3 +623,16 @@ def test_rank_collapse_runs_with_equal_distances_stay_distinguishable():
     assert band.line.width >= 2.5 * line.line.width and band.line.color != line.line.color
     assert line.mode == "lines+markers" and band.mode == "lines"
     assert min(colour_science.contrast(t.line.color, "#FFFFFF") for t in fig.data) >= 3
+
+
+def test_the_lecture_picture_explains_its_marks_in_its_free_cell():
+    """Two heads make five panels in a 3 × 2 grid: the free sixth cell holds the key to
+    the marks, right of the last panel and level with it; the query's name is escaped."""
+    tokens = ["<b>", "tea", "it's", "du"]
+    x = np.random.default_rng(1).normal(size=(4, 4))
+    trace = MultiHeadAttention(4, 2, seed=0, dtype=np.float64)(x)  # d_head = 2
+    fig = lesson.lecture_figure(tokens, x[:, :2], trace, query=0)
+    (key,) = [a for a in fig.layout.annotations if "Σ weight × value" in (a.text or "")]
+    assert "&lt;b&gt;" in key.text and "<b>" not in key.text.replace("<br>", "")
+    last_x, last_y = fig.layout["xaxis5"].domain, fig.layout["yaxis5"].domain
+    assert key.x > last_x[1] and last_y[0] < key.y < last_y[1]

@@ -45,7 +45,8 @@ def lecture_figure(
     for h in range(heads):
         titles += [f"head {h + 1}: query ●, keys ◇", f"head {h + 1}: values ■, ★"]
     colors = [None] + [head_color(h) for h in range(heads) for _ in range(2)]
-    panels, layout = grid(len(titles), 3, titles, colors, h_gap=0.05, equal_aspect=True)
+    # v_gap: a two-line title under the ticks of the panel above, at a projector's 1.3×
+    panels, layout = grid(len(titles), 3, titles, colors, h_gap=0.05, v_gap=0.2, equal_aspect=True)
     data = [
         panels[0].place(
             points_trace(
@@ -108,8 +109,34 @@ def lecture_figure(
         plot_bgcolor="white",
         showlegend=False,
         margin={"l": 10, "r": 10, "t": 60, "b": 10},
+        annotations=[*layout.get("annotations", []), *_symbol_key(layout, panels, labels[query])],
     )
     return figure(data, layout)
+
+
+def _symbol_key(layout: dict, panels: list, query_label: str) -> list[dict]:
+    """What the marks mean, written in the grid's free cell (the last row's last column);
+    nothing when the panels fill the grid."""
+    columns = 1 + max(p.col for p in panels)
+    if panels[-1].col == columns - 1:
+        return []
+    x0, x1 = layout[panels[columns - 1].xaxis]["domain"]
+    y0, y1 = layout[panels[-1].yaxis]["domain"]
+    return [
+        {
+            "text": f"● query: {query_label}<br>◇ keys<br>line width: weight<br>■ values"
+            "<br>★ output:<br>Σ weight × value",
+            "xref": "paper",
+            "yref": "paper",
+            "x": x0 + 0.05 * (x1 - x0),
+            "y": (y0 + y1) / 2,
+            "xanchor": "left",
+            "yanchor": "middle",
+            "align": "left",
+            "showarrow": False,
+            "font": {"size": FONT_SIZE - 1, "color": TOKEN_COLOR},
+        }
+    ]
 
 
 _FONT_KEYS = {"font", "tickfont", "textfont", "insidetextfont", "outsidetextfont"}
