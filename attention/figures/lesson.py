@@ -144,7 +144,8 @@ _FONT_KEYS = {"font", "tickfont", "textfont", "insidetextfont", "outsidetextfont
 
 PLOTLY_DEFAULT_FONT = 12
 CAPTION_FONT = 12  # px before the presenter's scale (× 1.3: 16 px on a projector)
-LABEL_ROOM = 24  # px above the plot for a point's label that stands over its top edge
+LABEL_ROOM = 28  # px above the plot for a point's label that stands over its top edge
+TITLE_PAD = 24  # px above the title: the chart's first pixels sit under the step's buttons
 
 
 def _scaled(node: object, factor: float, under_font: bool = False) -> object:
@@ -181,11 +182,20 @@ def for_slides(
     size = round(CAPTION_FONT * font_scale)
     note = {"text": text, "font": {"size": size, "color": "#595959"}}
     title = layout.get("title", {})
-    if title.get("text"):  # keep the figure's title; the caption goes under it, with
-        layout["title"] = {**title, "subtitle": note}  # room for labels above top points
+    if title.get("text"):  # keep the figure's title, pinned to the top with the caption
+        layout["title"] = {  # under it; the margin fits both and the labels standing
+            **title,  # over the plot's top edge
+            "subtitle": note,
+            "yref": "container",
+            "y": 1,
+            "yanchor": "top",
+            "pad": {"t": TITLE_PAD},
+        }
+        title_px = title.get("font", {}).get("size", 1.4 * layout["font"]["size"])
+        lines = title["text"].count("<br>") + 1
+        room = TITLE_PAD + 1.3 * (lines * title_px + len(caption) * size) + LABEL_ROOM
         margin = layout.get("margin", {})
-        room = round(1.25 * size) * (len(caption) + 1) + LABEL_ROOM
-        layout["margin"] = {**margin, "t": margin.get("t", 80) + room}
+        layout["margin"] = {**margin, "t": round(max(margin.get("t", 80), room))}
     else:  # the caption as a title along the bottom edge, kept clear of the axes
         layout["title"] = {
             **note,
