@@ -13,6 +13,7 @@ from attention.analysis.rank_collapse import MAX_DEPTH
 from attention.experiments.equal_cost import compare_layouts
 from attention.experiments.slicing import own_slice_share, slicing_matrices
 from attention.figures.attention_maps import attention_grid
+from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS
 from attention.figures.base.text import safe_label
 from attention.figures.block import head_reads_figure
 from attention.figures.block_rank_collapse import rank_collapse_figure
@@ -320,11 +321,14 @@ def _translation(scenario: Scenario, index: object) -> StepView:
         trace.cross_weights,
         list(trace.target_tokens),
         list(trace.source_tokens),
-        titles=head_titles("cross"),
+        # Short names ("4. “you”"): beside the words in presenter mode, at 1.3×, a
+        # title's second line would run into the map above it.
+        titles=[title.split(":")[0] for title in head_titles("cross")],
         columns=2,
         query_side="German: query",
         key_side="English: key",
         panel_px=260,
+        title_chars=HALF_PAGE_TITLE_CHARS,
     )
     setting = f"“{example.english}” · hand-built encoder–decoder heads (not trained)"
     return translation_step(

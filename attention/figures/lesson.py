@@ -3,6 +3,8 @@ made ready for a slide (a caption inside the image, fonts scaled for a projector
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -144,6 +146,7 @@ _FONT_KEYS = {"font", "tickfont", "textfont", "insidetextfont", "outsidetextfont
 
 PLOTLY_DEFAULT_FONT = 12
 CAPTION_FONT = 12  # px before the presenter's scale (× 1.3: 16 px on a projector)
+CAPTION_CHARS = 72  # a caption line's characters: it fits half of a 1280 px window at 1.3×
 LABEL_ROOM = 28  # px above the plot for a point's label that stands over its top edge
 TITLE_PAD = 24  # px above the title: the chart's first pixels sit under the step's buttons
 
@@ -167,10 +170,9 @@ def _scaled(node: object, factor: float, under_font: bool = False) -> object:
 def for_slides(
     fig: go.Figure, caption: list[str], font_scale: float = 1.0, fill_height: bool = False
 ) -> go.Figure:
-    """`fig` with the `caption` lines written small inside it (escaped: they hold the
-    user's sentence) — under the figure's title when it has one, else along its bottom edge —,
-    fonts × `font_scale`, and with `fill_height` no fixed height (the page's container
-    decides it)."""
+    """`fig` with the `caption` lines written small inside it, at the top (escaped: they
+    hold the user's sentence), fonts × `font_scale`, and with `fill_height` no fixed
+    height (the page's container decides it)."""
     spec = fig.to_dict()
     layout = dict(spec.get("layout", {}))  # the figure's own dicts stay as they were
     layout["font"] = {"size": PLOTLY_DEFAULT_FONT, **layout.get("font", {})}
@@ -178,35 +180,24 @@ def for_slides(
     if font_scale != 1.0:
         spec = _scaled(spec, font_scale)
         layout = spec["layout"]
-    text = "<br>".join(safe_label(line, 120) for line in caption)
+    lines = [part for line in caption for part in textwrap.wrap(line, CAPTION_CHARS)]
+    text = "<br>".join(safe_label(line, CAPTION_CHARS) for line in lines)
     size = round(CAPTION_FONT * font_scale)
     note = {"text": text, "font": {"size": size, "color": "#595959"}}
+    # The caption goes at the top, under the figure's title when it has one (a caption
+    # at the bottom edge would be cut when the window is short), pinned there; the top
+    # margin fits it with room for point labels that stand over the plot's top edge.
     title = layout.get("title", {})
-    if title.get("text"):  # keep the figure's title, pinned to the top with the caption
-        layout["title"] = {  # under it; the margin fits both and the labels standing
-            **title,  # over the plot's top edge
-            "subtitle": note,
-            "yref": "container",
-            "y": 1,
-            "yanchor": "top",
-            "pad": {"t": TITLE_PAD},
-        }
-        title_px = title.get("font", {}).get("size", 1.4 * layout["font"]["size"])
-        lines = title["text"].count("<br>") + 1
-        room = TITLE_PAD + 1.3 * (lines * title_px + len(caption) * size) + LABEL_ROOM
-        margin = layout.get("margin", {})
-        layout["margin"] = {**margin, "t": round(max(margin.get("t", 80), room))}
-    else:  # the caption as a title along the bottom edge, kept clear of the axes
-        layout["title"] = {
-            **note,
-            "xref": "container",
-            "yref": "container",
-            "x": 0.01,
-            "xanchor": "left",
-            "y": 0.005,
-            "yanchor": "bottom",
-            "automargin": True,
-        }
+    if title.get("text"):
+        pinned, title_lines = {**title, "subtitle": note}, title["text"].count("<br>") + 1
+    else:
+        pinned, title_lines = {**note, "xref": "container", "x": 0.01, "xanchor": "left"}, 0
+    layout["title"] = {**pinned, "yref": "container", "y": 1, "yanchor": "top",
+                       "pad": {"t": TITLE_PAD}}  # fmt: skip
+    title_px = title.get("font", {}).get("size", 1.4 * layout["font"]["size"])
+    room = TITLE_PAD + 1.3 * (title_lines * title_px + len(lines) * size) + LABEL_ROOM
+    margin = layout.get("margin", {})
+    layout["margin"] = {**margin, "t": round(max(margin.get("t", 80), room))}
     if fill_height:
         layout.pop("height", None)
         layout["autosize"] = True
