@@ -16,6 +16,7 @@ from attention.core.engine import AttentionTrace
 from attention.geometry.head_spaces import HeadSpaces, cosine_to, neighbours
 from attention.geometry.planes import Layout2D
 from attention.teaching.lesson.quiz import Quiz, index_quiz
+from attention.teaching.wording import power_of_ten
 
 
 @dataclass(frozen=True)
@@ -271,13 +272,13 @@ def residual_step(
     facts = {
         "depth": depth,
         "best": labels[best],
-        "best_distance": float(final[best]),
+        "best_distance": power_of_ten(final[best], 0),
         "worst": labels[worst],
-        "worst_distance": float(final[worst]),
-        "residual_low": float(kept.min()),
-        "residual_high": float(kept.max()),
-        "plain_low": float(plain.min()),
-        "plain_high": float(plain.max()),
+        "worst_distance": power_of_ten(final[worst], 0),
+        "residual_low": power_of_ten(kept.min(), 0),
+        "residual_high": power_of_ten(kept.max(), 0),
+        "plain_low": power_of_ten(plain.min(), 0),
+        "plain_high": power_of_ten(plain.max(), 0),
         "answer": RESIDUAL_OPTIONS[right],
     }
     others = [i for i in range(len(RESIDUAL_OPTIONS)) if i != right]
