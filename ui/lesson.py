@@ -293,7 +293,10 @@ def figure(text: StepText, view: StepView, number: int, present: bool) -> None:
     """The step's view with its caption; in presenter mode larger and as tall as the
     window allows."""
     scale = PRESENTER_FONT_SCALE if present else 1.0
-    shown = for_slides(view.figure, caption(text, view, number), scale, fill_height=present)
+    drawn = view.figure
+    if view.revealed_figure is not None and phase(text.id) == REVEALED:
+        drawn = view.revealed_figure
+    shown = for_slides(drawn, caption(text, view, number), scale, fill_height=present)
     key = f"lesson_view_{text.id}"
     if present:
         with st.container(key="lesson_view"):

@@ -18,6 +18,7 @@ from attention.figures.block import head_reads_figure
 from attention.figures.block_rank_collapse import rank_collapse_figure
 from attention.figures.head_spaces import before_figure, head_space_figure, neighbour_order_chart
 from attention.figures.lesson import lecture_figure
+from attention.figures.lesson_by_hand import arithmetic_figure, ingredients_figure
 from attention.figures.real_model import GRID_BLOCKS, head_grid_figure
 from attention.figures.why_heads_cost import cost_bars
 from attention.figures.why_heads_slicing import slicing_figure
@@ -28,10 +29,12 @@ from attention.models.translation import EXAMPLES, choose_pronoun, head_titles
 from attention.models.translation.heads import YOU_FROM_SOURCE
 from attention.models.translation.pronoun import YOU_PRONOUNS
 from attention.teaching.lecture_picture import QUERY, TARGETS, lecture_picture
+from attention.teaching.lesson.by_hand import by_hand
 from attention.teaching.lesson.content import lesson_text
 from attention.teaching.lesson.steps import (
     StepView,
     after_heads_step,
+    by_hand_step,
     cost_step,
     distances_step,
     lecture_step,
@@ -105,6 +108,29 @@ def _qkv(scenario: Scenario, head: object) -> StepView:
         one, run.tokens, weights, toy.focus, columns=1, heads=[h], tile_px=LESSON_TILE_PX
     )
     return qkv_step(run.tokens, run.trace, h, toy.focus, figure, _setting(toy))
+
+
+def _by_hand_control(scenario: Scenario) -> Control:
+    """Starts on a head whose focus query weights another token's key most, and another
+    than step 2's when there is one: the class predicts an answer it has not seen."""
+    toy = _toy(scenario)
+    favourites = data.run(toy).trace.weights[:, toy.focus].argmax(axis=-1)
+    elsewhere = [h + 1 for h, key in enumerate(favourites.tolist()) if key != toy.focus]
+    step_two = _qkv_control(scenario).default
+    fresh = [h for h in elsewhere if h != step_two] or elsewhere or [1]
+    return Control("lesson_hand_head", tuple(range(1, len(favourites) + 1)), fresh[0])
+
+
+def _by_hand(scenario: Scenario, head: object) -> StepView:
+    toy = _toy(scenario)
+    run = data.run(toy)
+    h, trace = int(head) - 1, run.trace
+    hand = by_hand(trace.q[h, toy.focus], trace.k[h], trace.v[h])
+    figures = (
+        ingredients_figure(run.tokens, hand, toy.focus, h),
+        arithmetic_figure(run.tokens, hand, toy.focus, h),
+    )
+    return by_hand_step(run.tokens, hand, h, toy.focus, figures, _setting(toy))
 
 
 def _same_word(scenario: Scenario, kind: str) -> int:
@@ -346,6 +372,7 @@ def _no_control(scenario: Scenario) -> None:
 _STEPS = {
     "points": (_points_control, _points),
     "qkv": (_qkv_control, _qkv),
+    "by_hand": (_by_hand_control, _by_hand),
     "lecture": (_lecture_control, _lecture),
     "looks": (_looks_control, _looks),
     "distances": (_no_control, _distances),
