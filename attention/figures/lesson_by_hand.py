@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from attention.figures.base.grid import figure, grid
+from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS, figure, grid
 from attention.figures.base.palette import FONT_SIZE, head_color, signed_axis
 from attention.figures.base.text import safe_label, unique_labels
 from attention.teaching.lesson.by_hand import ByHand
@@ -27,8 +27,10 @@ def ingredients_figure(tokens: list[str], hand: ByHand, focus: int, head: int) -
     blank = np.full((1, d_head), np.nan)
     left = np.vstack([hand.query[None], blank, hand.keys])
     right = np.vstack([blank, blank, hand.values])
-    titles = [f"head {head + 1}: the query and every key", f"head {head + 1}: every value"]
-    panels, layout = grid(2, 2, titles, [head_color(head)] * 2, h_gap=0.06)
+    titles = [f"head {head + 1}: query and keys", f"head {head + 1}: values"]
+    panels, layout = grid(
+        2, 2, titles, [head_color(head)] * 2, h_gap=0.06, title_chars=HALF_PAGE_TITLE_CHARS
+    )
     columns = list(range(1, d_head + 1))
     data = [
         panel.place(
@@ -59,27 +61,26 @@ def ingredients_figure(tokens: list[str], hand: ByHand, focus: int, head: int) -
 
 
 def _vector(values: np.ndarray) -> str:
-    shown = ", ".join(f"{v:+.2f}" for v in values[:SHOWN_COORDS])
-    return f"({shown}, …)" if len(values) > SHOWN_COORDS else f"({shown})"
+    return "  ".join(f"{v:+.2f}" for v in values[:SHOWN_COORDS])
 
 
 def arithmetic_figure(tokens: list[str], hand: ByHand, focus: int, head: int) -> go.Figure:
     """The query's arithmetic as a table, one row per key and a last row for the sums:
-    q · k, score, e^(score − max), weight, and the value with the output ★ under it."""
+    q · k, score, e^(score − max), weight (e^… over their sum), and the value's first
+    coordinates with the output ★'s under them."""
     keys = unique_labels(tokens)
-    root = np.sqrt(hand.d_head)
     header = [
         "key",
         "q · k",
-        f"score = q·k ÷ √{hand.d_head}",
-        "e^(score − max)",
-        "weight = e ÷ Σe",
-        f"value (coords 1–{SHOWN_COORDS})",
+        f"÷ √{hand.d_head}",
+        "e^(s − max)",
+        "weight",
+        f"value v, {SHOWN_COORDS} of {hand.d_head}",
     ]
     columns = [
         [*keys, "<b>Σ</b>"],
         [f"{v:+.2f}" for v in hand.dots] + [""],
-        [f"{v:+.2f}" for v in hand.scores] + [f"(÷ {root:.2f})"],
+        [f"{v:+.2f}" for v in hand.scores] + [""],
         [f"{v:.3f}" for v in hand.exps] + [f"{hand.exps.sum():.3f}"],
         [f"{v:.3f}" for v in hand.weights] + [f"{hand.weights.sum():.3f}"],
         [_vector(v) for v in hand.values] + [f"<b>★ {_vector(hand.output)}</b>"],
@@ -89,7 +90,7 @@ def arithmetic_figure(tokens: list[str], hand: ByHand, focus: int, head: int) ->
     cell_px = FONT_SIZE + 14
     table = {
         "type": "table",
-        "columnwidth": [1.2, 0.9, 1.3, 1.2, 1.2, 1.6],
+        "columnwidth": [1.1, 0.9, 1.1, 1.1, 0.9, 1.5],
         "header": {
             "values": [f"<b>{h}</b>" for h in header],
             "fill": {"color": "#EEEEEE"},
@@ -105,10 +106,7 @@ def arithmetic_figure(tokens: list[str], hand: ByHand, focus: int, head: int) ->
             "height": cell_px,
         },
     }
-    title = (
-        f"head {head + 1}: the query of {safe_label(tokens[focus])} against every key, by "
-        "hand; ★ = Σ weight × value"
-    )
+    title = f"head {head + 1}: {safe_label(tokens[focus])}'s query by hand; ★ = Σ weight × v"
     layout = {
         "title": {"text": title, "font": {"size": FONT_SIZE}, "x": 0.01, "xanchor": "left"},
         "height": 100 + cell_px * (len(keys) + 2),
