@@ -19,6 +19,7 @@ from attention.figures.block_rank_collapse import rank_collapse_figure
 from attention.figures.head_spaces import before_figure, head_space_figure, neighbour_order_chart
 from attention.figures.lesson import lecture_figure
 from attention.figures.lesson_by_hand import arithmetic_figure, ingredients_figure
+from attention.figures.lesson_feed_forward import feed_forward_figure
 from attention.figures.real_model import GRID_BLOCKS, head_grid_figure
 from attention.figures.why_heads_cost import cost_bars
 from attention.figures.why_heads_slicing import slicing_figure
@@ -31,12 +32,14 @@ from attention.models.translation.pronoun import YOU_PRONOUNS
 from attention.teaching.lecture_picture import QUERY, TARGETS, lecture_picture
 from attention.teaching.lesson.by_hand import by_hand
 from attention.teaching.lesson.content import lesson_text
+from attention.teaching.lesson.feed_forward import look_at_feed_forward, pick_change, unit_words
 from attention.teaching.lesson.steps import (
     StepView,
     after_heads_step,
     by_hand_step,
     cost_step,
     distances_step,
+    feed_forward_step,
     lecture_step,
     looks_step,
     most_varied_layer,
@@ -57,6 +60,7 @@ from ui.real_model import minilm_reads, pretrained_model, run_real
 from ui.scenario import D_MODEL_CHOICES, Scenario, carry_focus
 from ui.translation import run_translation
 
+FEED_FORWARD_LAYER = 3  # a middle layer, whose strongest units often write towards words
 LESSON_TILE_PX = 380  # the one head of step 2 gets the room of the page's width
 
 
@@ -245,6 +249,32 @@ def _after_heads(scenario: Scenario, layer: object) -> StepView:
     )
 
 
+def _feed_forward_control(scenario: Scenario) -> Control:
+    layers = tuple(range(1, pretrained_model().config.layers + 1))
+    return Control("lesson_ffn_look_layer", layers, FEED_FORWARD_LAYER)
+
+
+def _feed_forward(scenario: Scenario, layer: object) -> StepView:
+    text = data.shown_text(scenario.text)
+    model, trace = pretrained_model(), run_real(text).trace
+    focus, index = _same_word(scenario, "real"), int(layer) - 1
+    if focus in (0, len(trace.tokens) - 1):
+        raise ValueError("its focus token is [CLS] or [SEP], not a word of the sentence.")
+    x = trace.hidden_states[index]
+    weights = trace.attentions[index].mean(axis=0)[focus]
+    other, donor = pick_change(weights, x, focus, skip=(0, len(trace.tokens) - 1))
+    block = model.block(index)
+    look = look_at_feed_forward(block, x, focus, other, donor)
+    words = unit_words(
+        block.feed_forward.w_2, look.units, model.word_embeddings, model.tokenizer.token
+    )
+    figure = feed_forward_figure(trace.tokens, look, words, int(layer))
+    setting = _real_setting(text, f"MiniLM layer {layer}, trained weights")
+    return feed_forward_step(
+        trace.tokens, int(layer), look, words, model.config.vocab_size, figure, setting
+    )
+
+
 def _residual_control(scenario: Scenario) -> Control:
     return Control("lesson_depth", tuple(range(1, MAX_DEPTH + 1)), MAX_DEPTH)
 
@@ -380,6 +410,7 @@ _STEPS = {
     "cost": (_cost_control, _cost),
     "slicing": (_cost_control, _slicing),
     "after_heads": (_after_heads_control, _after_heads),
+    "feed_forward": (_feed_forward_control, _feed_forward),
     "residual": (_residual_control, _residual),
     "translation": (_translation_control, _translation),
     "real_heads": (_no_control, _real_heads),

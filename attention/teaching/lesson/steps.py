@@ -13,9 +13,11 @@ import plotly.graph_objects as go
 
 from attention.analysis.ffn_reads import BlockReads
 from attention.core.engine import AttentionTrace
+from attention.core.layers import gelu
 from attention.geometry.head_spaces import HeadSpaces, cosine_to, neighbours
 from attention.geometry.planes import Layout2D
 from attention.teaching.lesson.by_hand import ByHand
+from attention.teaching.lesson.feed_forward import FeedForwardLook
 from attention.teaching.lesson.quiz import Quiz, index_quiz
 from attention.teaching.wording import power_of_ten
 
@@ -278,6 +280,53 @@ def slicing_step(shares: np.ndarray, d_model: int, figure: go.Figure, setting: s
         "answer": right,
     }
     return StepView(figure, facts, index_quiz(options, 0, [1, 2, 3], seed=8), setting)
+
+
+def feed_forward_step(
+    tokens: list[str],
+    layer: int,
+    look: FeedForwardLook,
+    words: list[list[str]],
+    vocabulary: int,
+    figure: go.Figure,
+    setting: str,
+) -> StepView:
+    """Step 11: the feed-forward network works on each token alone (measured), is
+    non-linear (units that fire) and writes towards words (its strongest unit). The
+    question: how far the focus token's output moves when another token's input
+    changes — not at all when it moves less than a millionth of the changed token's."""
+    labels = token_labels(tokens)
+    other = labels[look.other]
+    options = (
+        "it does not move",
+        f"it moves, but less than “{other}”'s own",
+        f"it moves as much as “{other}”'s own, or more",
+    )
+    if look.focus_moved <= 1e-6 * look.other_moved:
+        right = 0
+    else:
+        right = 1 if look.focus_moved < look.other_moved else 2
+    d_ff = look.pre_activation.shape[0]
+    floor = float(gelu(np.linspace(-6.0, 0.0, 6001)).min())
+    facts = {
+        "layer": layer,
+        "focus": labels[look.focus],
+        "other": labels[look.other],
+        "donor": labels[look.donor],
+        "focus_moved": power_of_ten(look.focus_moved, 0),
+        "other_moved": power_of_ten(look.other_moved, 0),
+        "attention_moved": power_of_ten(look.attention_moved, 0),
+        "d_ff": d_ff,
+        "firing": look.firing,
+        "firing_share": look.firing / d_ff,
+        "gelu_floor": power_of_ten(floor),
+        "vocabulary": vocabulary,
+        "top_unit": look.units[0] + 1,
+        "top_words": ", ".join(f"“{w}”" for w in words[0]),
+        "answer": options[right],
+    }
+    quiz = index_quiz(options, right, [i for i in range(len(options)) if i != right], seed=14)
+    return StepView(figure, facts, quiz, setting)
 
 
 RESIDUAL_OPTIONS = ("the stacks with the residual", "the stacks without it", "no clear difference")
