@@ -16,10 +16,12 @@ from dataclasses import dataclass
 import streamlit as st
 
 from attention.figures.lesson import for_slides
+from attention.figures.lesson_tables import MAX_COLUMNS, MAX_ROWS, figure_rows
 from attention.teaching.lesson.content import StepText, fill, lesson_text, slide_count
 from attention.teaching.lesson.export import ExportedStep, lesson_html
 from attention.teaching.lesson.steps import StepView
 from attention.teaching.markdown import literal
+from attention.teaching.narration.lesson import chart_outline
 from ui import url_params
 from ui.charts import show_chart
 from ui.lesson_keys import REVEAL_KEY_NAME
@@ -303,11 +305,17 @@ def figure(text: StepText, view: StepView, number: int, present: bool) -> None:
         drawn = view.revealed_figure
     shown = for_slides(drawn, caption(text, view, number), scale, fill_height=present)
     key = f"lesson_view_{text.id}"
-    if present:
+    spec = shown.to_dict()
+    described = {
+        "name": f"Step {number}: {text.title}",
+        "summary": chart_outline(spec, MAX_ROWS, MAX_COLUMNS),
+        "table": figure_rows(spec),
+    }
+    if present:  # the projector's chart fills the height; its text stays in normal mode
         with st.container(key="lesson_view"):
-            show_chart(shown, key=key)
+            show_chart(shown, key=key, name=described["name"])
     else:
-        show_chart(shown, key=key)
+        show_chart(shown, key=key, **described)
 
 
 def control_value(step: LessonStep, scenario: Scenario) -> object:

@@ -1,11 +1,12 @@
-"""The Lesson's last slide in words: each question with the student's result, and the
-count of first answers right, from the answers kept in the session."""
+"""The Lesson in words: the last slide's results (each question with the student's
+result, from the answers kept in the session) and every chart's text alternative."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
-from attention.teaching.wording import plural
+from attention.teaching.wording import plural, power_of_ten
 
 RIGHT, WRONG = "right", "not right the first time"
 REVEALED, OPEN = "shown without an answer", "not answered"
@@ -43,3 +44,66 @@ def results_sentence(rows: Sequence[Mapping[str, object]]) -> str:
     if open_steps:
         sentence += f"; not answered: {plural(len(open_steps), 'step')} {', '.join(open_steps)}"
     return sentence + "."
+
+
+def _span(values: list[float]) -> str:
+    low, high = min(values), max(values)
+    if low == high:
+        return f"all {power_of_ten(low, 1)}"
+    return f"from {power_of_ten(low, 1)} to {power_of_ten(high, 1)}"
+
+
+def _numbers(values: object) -> list[float]:
+    flat = values if isinstance(values, list | tuple) else []
+    out: list[float] = []
+    for value in flat:
+        if isinstance(value, list | tuple):
+            out += _numbers(value)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            out += [float(value)] if math.isfinite(value) else []
+    return out
+
+
+def _part(trace: dict) -> str | None:
+    """What one drawn trace shows, counted and ranged, naming no token."""
+    kind = trace.get("type", "scatter")
+    if kind in ("scatter", "scattergl"):
+        xs, ys = _numbers(trace.get("x")), _numbers(trace.get("y"))
+        if not xs or not ys:
+            return None
+        if len(ys) == 1:
+            return f"1 point at ({power_of_ten(xs[0], 1)}, {power_of_ten(ys[0], 1)})"
+        return f"{len(ys):,} points (x {_span(xs)}, y {_span(ys)})"
+    if kind == "bar":
+        horizontal = trace.get("orientation") == "h"
+        values = _numbers(trace.get("x") if horizontal else trace.get("y"))
+        return f"{len(values):,} {plural(len(values), 'bar')} {_span(values)}" if values else None
+    if kind == "heatmap":
+        z = trace.get("z") or []
+        values = _numbers(z)
+        if not values:
+            return None
+        columns = max((len(row) for row in z), default=0)
+        return f"a map of {len(z)} × {columns} cells, values {_span(values)}"
+    if kind == "table":
+        columns = trace["cells"]["values"]
+        return f"a table of {len(columns[0])} rows × {len(columns)} columns"
+    return None
+
+
+def chart_outline(spec: dict, max_rows: int, max_columns: int) -> str:
+    """A Lesson chart's text alternative, computed from the figure dict it draws: what
+    each drawn trace holds (points, bars, cells, table rows) and the range of its
+    numbers. It names no token, so it never states a question's answer. The table
+    shows at most `max_rows` × `max_columns` of each part."""
+    parts = [
+        part
+        for trace in spec.get("data", [])
+        if trace.get("hoverinfo") != "skip" and (part := _part(trace)) is not None
+    ]
+    if not parts:
+        return "The chart draws no numbers."
+    return (
+        "The chart draws " + "; ".join(parts) + f". “Show as table” lists the numbers, at most "
+        f"{max_rows} rows and {max_columns} columns of each part."
+    )
