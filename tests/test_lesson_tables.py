@@ -47,8 +47,8 @@ def test_long_traces_are_capped():
 def test_the_outline_counts_and_ranges_without_naming_tokens():
     outline = chart_outline(SPEC, 60, 24)
     assert outline.startswith(
-        "The chart draws 2 points (x from 0.5 to 2.0, y from 2.4 × 10⁻¹⁶ to 1.0); "
-        "2 bars from 1.5 to 3.0; a map of 3 × 2 cells, values from 1.0 to 4.0 × 10⁴; "
+        "The chart draws 2 points (x from 0.5 to 2, y from 2.4 × 10⁻¹⁶ to 1); "
+        "2 bars from 1.5 to 3; a map of 3 × 2 cells, values from 1 to 4.0 × 10⁴; "
         "a table of 2 rows × 2 columns."
     )
     assert "cat" not in outline and "e-" not in outline

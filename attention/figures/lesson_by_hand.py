@@ -109,7 +109,7 @@ def arithmetic_figure(tokens: list[str], hand: ByHand, focus: int, head: int) ->
     title = f"head {head + 1}: {safe_label(tokens[focus])}'s query by hand; ★ = Σ weight × v"
     layout = {
         "title": {"text": title, "font": {"size": FONT_SIZE}, "x": 0.01, "xanchor": "left"},
-        "height": 100 + cell_px * (len(keys) + 2),
+        "height": 170 + cell_px * (len(keys) + 2),  # the caption goes under the title
         "font": {"size": FONT_SIZE},
         "margin": {"l": 10, "r": 10, "t": 60, "b": 10},
     }

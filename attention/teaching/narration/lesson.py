@@ -46,11 +46,18 @@ def results_sentence(rows: Sequence[Mapping[str, object]]) -> str:
     return sentence + "."
 
 
+def _written(value: float) -> str:
+    """A whole number as one ("24"), any other through power_of_ten ("2.4 × 10⁻¹⁶")."""
+    if value.is_integer() and abs(value) < 1e4:
+        return f"{int(value):,}".replace("-", "−")
+    return power_of_ten(value, 1)
+
+
 def _span(values: list[float]) -> str:
     low, high = min(values), max(values)
     if low == high:
-        return f"all {power_of_ten(low, 1)}"
-    return f"from {power_of_ten(low, 1)} to {power_of_ten(high, 1)}"
+        return f"all {_written(low)}"
+    return f"from {_written(low)} to {_written(high)}"
 
 
 def _numbers(values: object) -> list[float]:
@@ -72,7 +79,7 @@ def _part(trace: dict) -> str | None:
         if not xs or not ys:
             return None
         if len(ys) == 1:
-            return f"1 point at ({power_of_ten(xs[0], 1)}, {power_of_ten(ys[0], 1)})"
+            return f"1 point at ({_written(xs[0])}, {_written(ys[0])})"
         return f"{len(ys):,} points (x {_span(xs)}, y {_span(ys)})"
     if kind == "bar":
         horizontal = trace.get("orientation") == "h"
