@@ -22,6 +22,7 @@ from attention.figures.base.palette import (
 )
 from attention.figures.base.text import safe_label
 from attention.figures.block import UPDATE_COLOR
+from attention.teaching.wording import power_of_ten
 
 NO_RESIDUAL_COLOR = "#888888"
 
@@ -46,6 +47,7 @@ def rank_collapse_figure(
                 "x": np.arange(len(distances)),
                 "y": np.maximum(distances, FLOAT64_FLOOR / 10),  # an exact 0 has no log
                 "customdata": distances,
+                "hovertext": [power_of_ten(d, 2) for d in distances],  # read aloud: no "e-16"
                 "name": label,
                 "mode": "lines+markers" if feed_forward else "lines",
                 "line": {
@@ -54,7 +56,7 @@ def rank_collapse_figure(
                     "width": 4 if feed_forward else 3,
                 },
                 "marker": {"size": 7},
-                "hovertemplate": f"{label}<br>depth %{{x}}<br>distance %{{customdata:.2e}}"
+                "hovertemplate": f"{label}<br>depth %{{x}}<br>distance %{{hovertext}}"
                 "<extra></extra>",
             }
         )
