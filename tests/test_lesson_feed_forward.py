@@ -88,5 +88,5 @@ def test_the_page_asks_then_answers_from_the_measurement():
     quiz.set_value("it does not move").run()
     assert not at.exception and at.success and not at.warning
     said = " ".join(m.value for m in at.markdown).replace("\\", "")
-    assert "“cat”'s by 0." in said
+    assert "and “cat”'s by 0, while" in said
     assert f"{len(fires['x'])} of the 1,536 units" in said

@@ -30,7 +30,7 @@ def feed_forward_figure(
         f"layer {layer}: {focus}'s {d_ff:,} units on the GELU curve",
         "its strongest units (number: the words each writes towards)",
     ]
-    panels, layout = grid(2, 1, titles, v_gap=0.24, row_heights=[1.1, 1.0])
+    panels, layout = grid(2, 1, titles, v_gap=0.3, row_heights=[1.1, 1.0])
     pre, hidden = look.pre_activation, look.hidden
     curve_x = np.linspace(min(pre.min(), -3.0), max(pre.max(), 1.0), 200)
     fire = pre > 0

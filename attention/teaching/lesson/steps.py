@@ -299,8 +299,8 @@ def feed_forward_step(
     other = labels[look.other]
     options = (
         "it does not move",
-        f"it moves, but less than “{other}”'s own",
-        f"it moves as much as “{other}”'s own, or more",
+        f"it moves less than “{other}”'s",
+        f"it moves as much as “{other}”'s, or more",
     )
     if look.focus_moved <= 1e-6 * look.other_moved:
         right = 0
