@@ -13,8 +13,9 @@ from attention.figures.base.palette import FONT_SIZE, TOKEN_COLOR
 from attention.figures.base.text import safe_label
 from attention.teaching.lesson.feed_forward import FeedForwardLook
 
-FIRING_COLOR = "#C15500"  # the palette's first head colour: the units that fire
+FIRING_COLOR = TOKEN_COLOR  # what a unit adds to the token (no head's colour: no head here)
 QUIET_COLOR = "#BDBDBD"
+CURVE_COLOR = "#888888"
 BAR_LABELS_SHARE = 0.45  # of the width, left of the bars, for the units' words
 
 
@@ -41,7 +42,7 @@ def feed_forward_figure(
                 "x": curve_x,
                 "y": gelu(curve_x),
                 "mode": "lines",
-                "line": {"color": TOKEN_COLOR, "width": 2},
+                "line": {"color": CURVE_COLOR, "width": 2, "dash": "dot"},
                 "name": "GELU",
                 "hoverinfo": "skip",
             }
