@@ -3,8 +3,10 @@ answers it, the measured numbers, and a question to check yourself."""
 
 import streamlit as st
 
+from attention.teaching.lesson.content import lesson_end
 from attention.teaching.markdown import literal
 from ui import lesson
+from ui.lesson_end import final_slide
 from ui.lesson_keys import KEYS_HELP, keyboard
 from ui.lesson_steps import LESSON_STEPS
 from ui.sidebar import scenario_sidebar
@@ -19,24 +21,26 @@ if notice := lesson.url_notice():
     st.info(notice)
 
 n = len(LESSON_STEPS)
+END_TITLE = f"{n + 1}. {lesson_end().title}"
+slides = lesson.step_count()  # the steps, then the last slide
 number = st.session_state[lesson.STEP_KEY]
-step = LESSON_STEPS[number - 1]
+step = LESSON_STEPS[number - 1] if number <= n else None
 lesson.write_url(number, present)
 
 
 def navigation() -> None:
     """Step k of N, Back / Next, the step picker and the presenter switch."""
     here, back, forward, picker, mode = st.columns([3, 2, 2, 6, 3], vertical_alignment="center")
-    here.markdown(f"**Step {number} of {n}**", help=KEYS_HELP)
+    here.markdown(f"**Step {number} of {n}**" if step else "**The end**", help=KEYS_HELP)
     with here:
         keyboard(lesson.on_key)
     back.button("◀ Back", on_click=lesson.go_to, args=(number - 1,), disabled=number == 1)
-    forward.button("Next ▶", on_click=lesson.go_to, args=(number + 1,), disabled=number == n)
+    forward.button("Next ▶", on_click=lesson.go_to, args=(number + 1,), disabled=number == slides)
     picker.selectbox(
         "Step",
-        range(1, n + 1),
+        range(1, slides + 1),
         key=lesson.STEP_KEY,
-        format_func=lambda k: f"{k}. {LESSON_STEPS[k - 1].text.title}",
+        format_func=lambda k: f"{k}. {LESSON_STEPS[k - 1].text.title}" if k <= n else END_TITLE,
         label_visibility="collapsed",
     )
     mode.toggle(
@@ -81,7 +85,11 @@ def reset_button() -> None:
 
 
 navigation()
-if present:
+if step is None:
+    final_slide(LESSON_STEPS, scenario)
+    if not present:
+        reset_button()
+elif present:
     words, picture = st.columns([2, 3])
     with words:
         view = words_and_controls()
@@ -95,6 +103,6 @@ else:
     lesson.figure(step.text, view, number, present=False)
     lesson.quiz(step.text, view)
     lesson.by_hand(step, scenario)
-    lesson.score_line(final=number == n, questions=n)
+    lesson.score_line(questions=n)
     lesson.export_section(LESSON_STEPS, scenario)
     reset_button()

@@ -1,9 +1,10 @@
 """An automated accessibility audit: axe-core (shipped in axe-playwright-python) in a real
-headless Chromium over every page and every Lesson step at 1280×720, a projector, and
-every page at 390×844, a phone, with the rules for WCAG 2.0, 2.1 and 2.2 levels A and AA.
-No critical and no serious violation may remain anywhere on the page, Streamlit's own
-chrome included (none is found there at these sizes, so nothing is allowed for). axe
-cannot judge charts' meaning or colour choices; tests/test_colours.py checks those."""
+headless Chromium over every page, every Lesson step and its last slide at 1280×720, a
+projector, and every page at 390×844, a phone, with the rules for WCAG 2.0, 2.1 and 2.2
+levels A and AA. No critical and no serious violation may remain anywhere on the page,
+Streamlit's own chrome included (none is found there at these sizes, so nothing is
+allowed for). axe cannot judge charts' meaning or colour choices; tests/test_colours.py
+checks those."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 BLOCKING = {"critical", "serious"}
 # URL paths: Streamlit serves the default (first) page at "/", the others at their stem.
 PAGE_PATHS = ["" if i == 0 else path[6:-3] for i, (path, _, _) in enumerate(PAGES)]
-STEP_PATHS = [f"lesson?step={k}" for k in range(2, len(lesson_text()) + 1)]
+END_PATH = f"lesson?step={len(lesson_text()) + 1}"  # the last slide: results, no chart
+STEP_PATHS = [f"lesson?step={k}" for k in range(2, len(lesson_text()) + 1)] + [END_PATH]
 # Something each page always draws, waited for before the audit (a fresh server's first
 # load reruns once through app.py, so "script finished" alone can come early).
 HEADING = '[data-testid="stMainBlockContainer"] :is(h1, h2)'
@@ -49,7 +51,8 @@ def _audit(chromium, app_url: str, size: tuple[int, int], path: str) -> list[str
     try:
         page.goto(f"{app_url}/{path}")
         name = path.split("?")[0]
-        wait_until_drawn(page, min_charts=PAGE_CHARTS.get(name, 0) if name != "lesson" else 1)
+        charts = PAGE_CHARTS.get(name, 0) if name != "lesson" else int(path != END_PATH)
+        wait_until_drawn(page, min_charts=charts)
         page.wait_for_selector(DRAWN.get(name, HEADING))
         assert page.locator('[data-testid="stException"]').count() == 0
         return _blocking_violations(page)

@@ -1,9 +1,9 @@
-"""The Lesson in a real headless Chromium: in presenter mode every step fits a 1280×720
-and a 1920×1080 window with no vertical scrolling and every chart drawn (screenshots
-saved to look at), Next moves on, the lecture step's heads can be dragged and moved
-with the arrow keys once it is answered (the arrows then move the point, not the step),
-and the downloaded lesson file draws every figure offline, with all network requests
-blocked and no page error."""
+"""The Lesson in a real headless Chromium: in presenter mode every step and the last
+slide fit a 1280×720 and a 1920×1080 window with no vertical scrolling and every chart
+drawn (screenshots saved to look at), Next moves on, the lecture step's heads can be
+dragged and moved with the arrow keys once it is answered (the arrows then move the
+point, not the step), and the downloaded lesson file draws every figure offline, with
+all network requests blocked and no page error."""
 
 from __future__ import annotations
 
@@ -53,6 +53,19 @@ def test_every_step_fits_the_window_in_presenter_mode(app_url, window):
             page.wait_for_function(
                 f"() => document.body.innerText.includes('Step {number + 1} of {STEPS}')"
             )
+
+
+@pytest.mark.parametrize("window", SIZES, indirect=True, ids=["1280x720", "1920x1080"])
+def test_the_last_slide_fits_the_window_in_presenter_mode(app_url, window):
+    page = window
+    page.goto(f"{app_url}/lesson?step={STEPS + 1}&present=1")
+    wait_until_drawn(page, min_charts=0)
+    page.get_by_text("Where to go next", exact=True).wait_for()
+    assert page.locator('[data-testid="stException"]').count() == 0
+    scroll = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    assert scroll <= page.viewport_size["height"], f"the last slide scrolls: {scroll} px"
+    assert page.get_by_role("button", name="Download the lesson (HTML)").count() == 0  # folded
+    assert page.get_by_text("Take the lesson home").count() == 1
 
 
 def test_the_lecture_steps_heads_move_by_hand_after_the_answer(page, app_url):

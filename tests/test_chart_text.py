@@ -1,6 +1,7 @@
-"""Every chart on the core pages through AppTest: it has an accessible name and a
-computed summary under it, and its "Show as table" switch shows the numbers the figure
-draws (read from the figure JSON, not from the code that built the table)."""
+"""Every chart on the core pages and every Lesson step through AppTest: it has an
+accessible name and a computed summary under it, and its "Show as table" switch shows
+the numbers the figure draws (read from the figure JSON, not from the code that built
+the table)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 import numpy as np
 import pytest
 
+from attention.teaching.lesson.content import lesson_text
 from attention.teaching.markdown import literal
 from tests.apptest import (
     array,
@@ -349,3 +351,57 @@ def test_block_charts_have_summaries_and_tables_of_their_numbers():
         assert all(_states(p, m.max()) for p, m in zip(stated, maps, strict=True))
     cross = np.nan_to_num(grid_maps(chart(at, "block_cross")))
     _top_rows_match(table_rows(at, "block_joint"), cross[0])  # head 1 in the picture at first
+
+
+LESSON_STEPS = [step.id for step in lesson_text()]
+
+
+@pytest.mark.parametrize("number", range(1, len(LESSON_STEPS) + 1))
+def test_every_lesson_chart_is_named_summarised_and_has_a_table(number):
+    at = open_page("pages/lesson.py", step=str(number))
+    key = f"lesson_view_{LESSON_STEPS[number - 1]}"
+    _every_chart_is_named_and_summarised(at, {key})
+    name, summary = chart_text(at, key)
+    assert name.startswith(f"Step {number}: ")
+    assert not re.search(r"\d[eE][+-]?\d", summary)  # read aloud: no e-notation
+    figure = chart(at, key)
+    drawn = [t for t in figure["data"] if t.get("hoverinfo") != "skip"]
+    counts = re.findall(r"([\d,]+) (?:points?|bars?)\b", summary)
+    sized = [t for t in drawn if t.get("type", "scatter") in ("scatter", "scattergl", "bar")]
+    assert [int(c.replace(",", "")) for c in counts] == [
+        len([v for v in (t["x"] if t.get("orientation") == "h" else t["y"]) if v is not None])
+        for t in sized
+    ]
+    assert table_rows(at, key), "the table shows the drawn numbers"
+
+
+def _number(cell: object) -> float:
+    """A table cell as a number (text cells are escaped as markdown: "0\\.231")."""
+    return float(str(cell).replace("\\", ""))
+
+
+def _cells(rows: list[dict], column: str) -> np.ndarray:
+    return np.array([_number(r[column]) for r in rows])
+
+
+def test_lesson_tables_hold_the_numbers_their_charts_draw():
+    at = open_page("pages/lesson.py", step=str(LESSON_STEPS.index("points") + 1))
+    tokens = chart(at, "lesson_view_points")["data"][0]
+    rows = table_rows(at, "lesson_view_points")
+    np.testing.assert_allclose(_cells(rows, "x"), array(tokens["x"]), atol=5e-4)
+    np.testing.assert_allclose(_cells(rows, "y"), array(tokens["y"]), atol=5e-4)
+
+    at = open_page("pages/lesson.py", step=str(LESSON_STEPS.index("distances") + 1))
+    (bars,) = [t for t in chart(at, "lesson_view_distances")["data"] if t.get("type") == "bar"]
+    values = _cells(table_rows(at, "lesson_view_distances"), "value")
+    np.testing.assert_allclose(
+        values, array(bars["x"] if bars.get("orientation") == "h" else bars["y"]), atol=5e-4
+    )
+
+    at = open_page("pages/lesson.py", step=str(LESSON_STEPS.index("by_hand") + 1))
+    left = chart(at, "lesson_view_by_hand")["data"][0]
+    rows = table_rows(at, "lesson_view_by_hand")
+    query = rows[0]  # the query's row comes first, before the keys
+    assert str(query["row"]).startswith("query of")
+    z = np.array(left["z"][0], dtype=float)
+    np.testing.assert_allclose([_number(query[str(c)]) for c in range(1, 17)], z, atol=5e-4)

@@ -53,6 +53,7 @@ VIEWS = [
     ("pages/real_model.py", {"real_role": "[SEP]", "real_stretch": "true"}, None, 0),
     ("pages/block.py", {}, None, 3),  # concatenated heads, W_O's update, hidden units
     ("pages/block.py", {"heads": "16", "d_model": "64", "block_act": "ReLU"}, None, 2),  # ReLU ≥ 0
+    ("pages/lesson.py", {"step": "3"}, None, 2),  # by hand: query and keys, values
 ]
 
 

@@ -118,6 +118,7 @@ def test_no_step_states_its_answer_before_asking(number, text):
     wrong = [o for o in options if o != right]
     assert not singles_out(shown, right, wrong), (STEPS[number - 1], right, shown)
     assert notice in visible_text(at)  # answered: the step says what to notice
+    assert not re.search(r"\d[eE][+-]?\d", visible_text(at))  # read aloud: no e-notation
 
 
 def test_reveal_in_presenter_mode_shows_the_sentences_and_marks_the_answer():

@@ -118,9 +118,10 @@ def test_collapse_sentences_for_a_doubly_exponential_fall():
     distances = np.stack([lone, lone, kept, kept])
     sentence = block.collapse_sentences(distances, (False, False, True, True), "pre-LN")
     assert sentence.startswith("Without the residual (pre-LN) the distance reaches float64")
+    assert "(below about 10⁻¹⁵: identical tokens)" in sentence
     assert "at depth 6 —" in sentence and "*doubly* exponentially" in sentence
     assert "grows about ×2.0 per layer" in sentence
-    assert "from 0.80 at depth 0 the distance is 8.0e-01 at depth 24" in sentence
+    assert "from 0.80 at depth 0 the distance is 0.8 at depth 24" in sentence
     assert "drifts down" not in sentence
 
 
@@ -129,15 +130,15 @@ def test_collapse_sentences_for_a_plain_exponential_fall_and_a_drifting_residual
     kept = np.geomspace(0.9, 0.009, 25)  # falls a hundredfold
     distances = np.stack([kept, lone])  # the order of the runs is read from `residual`
     sentence = block.collapse_sentences(distances, (True, False), "no LN")
-    assert f"the distance falls to {0.5**25:.1e} by depth 24." in sentence
+    assert "the distance falls to 3.0 × 10⁻⁸ by depth 24."  # 2.98e-8 in sentence
     assert "doubly" not in sentence and "rounding" not in sentence
-    assert f"{0.009 / 0.5**25:.0e} times the run without it" in sentence
-    assert "It still drifts down, 1e+02 times over those layers." in sentence
+    assert "about 10⁵ times the run without it"  # 3.0e5 in sentence
+    assert "It still drifts down, 100 times over those layers." in sentence
 
 
 def test_depth_metric_reads_the_chosen_depth():
     assert block.depth_metric(np.array([0.9, 0.01234, 0.0]), 1) == (
-        "1.2e-02",
+        "0.0123",
         "distance from rank 1 at depth 1",
     )
 

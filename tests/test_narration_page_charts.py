@@ -238,8 +238,8 @@ def test_reads_and_layer_ratio_summaries():
 def test_collapse_summaries_read_the_picked_and_the_last_depth():
     distances = [np.array([1.0, 1e-3, 1e-16]), np.array([1.0, 0.5, 0.25])]
     text = block.collapse_summary(["no residual", "residual"], distances, 1)
-    assert "no residual: 1.0e-03 at depth 1, 1.0e-16 at 2" in text
-    assert "residual: 5.0e-01 at depth 1, 2.5e-01 at 2" in text
+    assert "no residual: 0.001 at depth 1, 1.0 × 10⁻¹⁶ at 2" in text  # no e-notation
+    assert "residual: 0.5 at depth 1, 0.25 at 2" in text
     panels = [("collapsed", np.zeros((3, 2))), ("spread", np.array([[3.0, 0], [-3, 0], [0, 0]]))]
     spread = np.sqrt(18 / 3)
     assert block.collapse_pca_summary(panels, 4).endswith(f"collapsed: 0; spread: {spread:.2g}.")

@@ -90,6 +90,14 @@ def test_relu_hidden_units_are_never_negative():
     assert f"{share} % of them > 0" in fig["layout"]["title"]["text"]
 
 
+def read_aloud(text: str) -> float:
+    """A number written without e-notation ("1.5 × 10⁻¹⁶", "0.231") as a float."""
+    assert "e" not in text.lower(), text
+    digits = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹−", "-0123456789-")
+    mantissa, _, power = text.translate(digits).partition(" × 10")
+    return float(mantissa.replace(",", "")) * 10.0 ** int(power or 0)
+
+
 def test_rank_collapse_curves_and_metrics(default_page):
     curves = traces(chart(default_page, "block_collapse"), "scatter")
     assert len(curves) == 4
@@ -102,7 +110,7 @@ def test_rank_collapse_curves_and_metrics(default_page):
             assert y[24] > 0.05, name  # pre-LN, the default stack
     metrics = {m.label: m.value for m in default_page.metric}
     for name, y in by_name.items():
-        assert metrics[name] == f"{y[6]:.1e}"  # the slider's default depth
+        assert read_aloud(metrics[name]) == pytest.approx(y[6], rel=0.05)  # default depth
 
 
 def test_depth_slider_moves_the_pca_and_the_metrics():
@@ -121,7 +129,10 @@ def test_depth_slider_moves_the_pca_and_the_metrics():
     curves = {
         c["name"]: array(c["customdata"]) for c in traces(chart(at, "block_collapse"), "scatter")
     }
-    assert {m.label: m.value for m in at.metric} == {n: f"{y[12]:.1e}" for n, y in curves.items()}
+    metrics = {m.label: m.value for m in at.metric}
+    assert set(metrics) == set(curves)
+    for name, y in curves.items():
+        assert read_aloud(metrics[name]) == pytest.approx(y[12], rel=0.05), name
 
 
 def test_stack_without_layer_norm_changes_the_curves(default_page):
@@ -304,7 +315,8 @@ def test_text_quotes_the_residual_runs_value_at_depth_24(default_page):
     }
     text = " ".join(m.value for m in default_page.markdown)
     kept, lone = curves["attention, residual"], curves["attention, no residual"]
-    assert f"the distance is {kept[24]:.1e} at depth 24" in text
+    (quoted,) = re.findall(r"the distance is (.+?) at depth 24", text)
+    assert read_aloud(quoted) == pytest.approx(kept[24], rel=0.05)
     assert f"from {kept[0]:.2f} at depth 0" in text
     floor = next(d for d, value in enumerate(lone) if value <= 1e-15)
     assert f"at depth {floor}" in text
@@ -347,13 +359,12 @@ def test_update_sizes_are_described_by_the_numbers_beside_them(text):
 
 @pytest.mark.parametrize("norm", ["pre-LN", "post-LN", "no LN"])
 def test_the_residual_sentences_follow_the_chosen_stack(norm):
-    import re
-
     at = open_page("pages/block.py", block_stack_norm=norm)
     sentence = _sentence_with(at, "Without the residual (")
     assert f"Without the residual ({norm})" in sentence and "Without pre-LN" not in sentence
     start, end = (
-        float(v) for v in re.findall(r"from (\S+) at depth 0 the distance is (\S+)", sentence)[0]
+        read_aloud(v)
+        for v in re.findall(r"from (\S+) at depth 0 the distance is (.+?) at depth", sentence)[0]
     )
     assert ("drifts down" in sentence) == (end < start / 10)
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from attention.teaching.wording import plural
+from attention.teaching.wording import plural, power_of_ten
 from tests.apptest import open_page
 
 PLURAL_AFTER_ONE = re.compile(
@@ -44,3 +44,44 @@ def test_pages_say_one_in_the_singular(path, d_model, heads, text):
     shown += [str(t) for t in at.dataframe[0].value.index] if path.endswith("why_heads.py") else []
     bad = [s for s in shown if PLURAL_AFTER_ONE.search(s)]
     assert not bad, bad
+
+
+@pytest.mark.parametrize(
+    ("value", "digits", "written"),
+    [
+        (2.4e-16, 0, "about 10⁻¹⁶"),
+        (2.4e-16, 1, "2.4 × 10⁻¹⁶"),
+        (7e-16, 0, "about 10⁻¹⁵"),  # the nearest power: log10 7e-16 = −15.2
+        (9.96e-5, 1, "1.0 × 10⁻⁴"),  # the mantissa rounds up to 10: one power more
+        (-3.2e-7, 1, "−3.2 × 10⁻⁷"),
+        (3.0e5, 0, "about 10⁵"),
+        (12345.0, 2, "1.23 × 10⁴"),
+        (0.042, 0, "0.042"),
+        (-0.5, 1, "−0.5"),
+        (1234.5, 1, "1,234.5"),
+        (100.0, 0, "100"),
+        (0.0, 1, "0"),
+    ],
+)
+def test_power_of_ten_writes_no_e_notation(value, digits, written):
+    assert power_of_ten(value, digits) == written
+
+
+@pytest.mark.parametrize("value", [1e-300, 3.7e-16, 4.2e-9, 0.00123, 0.5, 7.7, 999.9, 5e7, 1e300])
+def test_power_of_ten_reads_back_as_the_number(value):
+    """Parsed back (× 10ⁿ by hand), the text is the number to its stated precision."""
+    text = power_of_ten(value, 2)
+    assert "e" not in text.lower()
+    digits = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹−", "-0123456789-")
+    if " × 10" in text:
+        mantissa, power = text.split(" × 10")
+        back = float(mantissa) * 10.0 ** int(power.translate(digits))
+    else:
+        back = float(text.replace(",", ""))
+    assert back == pytest.approx(value, rel=6e-3)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_power_of_ten_refuses_what_is_not_a_number(bad):
+    with pytest.raises(ValueError, match="finite"):
+        power_of_ten(bad)

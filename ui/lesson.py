@@ -16,10 +16,12 @@ from dataclasses import dataclass
 import streamlit as st
 
 from attention.figures.lesson import for_slides
-from attention.teaching.lesson.content import StepText, fill, lesson_text
+from attention.figures.lesson_tables import MAX_COLUMNS, MAX_ROWS, figure_rows
+from attention.teaching.lesson.content import StepText, fill, lesson_text, slide_count
 from attention.teaching.lesson.export import ExportedStep, lesson_html
 from attention.teaching.lesson.steps import StepView
 from attention.teaching.markdown import literal
+from attention.teaching.narration.lesson import chart_outline
 from ui import url_params
 from ui.charts import show_chart
 from ui.lesson_keys import REVEAL_KEY_NAME
@@ -63,7 +65,8 @@ class LessonStep:
 
 
 def step_count() -> int:
-    return len(lesson_text())
+    """The slides: every step, then the last slide (results, where to go next)."""
+    return slide_count()
 
 
 def read_step_from_url() -> None:
@@ -104,15 +107,18 @@ def reveal(step_id: str) -> None:
     st.session_state.setdefault(_PHASES, {})[step_id] = REVEALED
 
 
-def current_step_id() -> str:
-    return lesson_text()[st.session_state[STEP_KEY] - 1].id
+def current_step_id() -> str | None:
+    """The shown step's id; None on the last slide, which has no question."""
+    number = st.session_state[STEP_KEY]
+    return lesson_text()[number - 1].id if number <= len(lesson_text()) else None
 
 
 def on_key(action: str) -> None:
     """A key of the presenter's keyboard or clicker: "next", "back" or "reveal"."""
     number = st.session_state[STEP_KEY]
     if action == "reveal":
-        reveal(current_step_id())
+        if (step_id := current_step_id()) is not None:
+            reveal(step_id)
     elif action in ("next", "back"):
         go_to(number + (1 if action == "next" else -1))
 
@@ -126,22 +132,23 @@ def record_answer(step_id: str, key: str, right: str) -> None:
     reveal(step_id)
 
 
+def answers() -> dict[str, bool]:
+    """Step id → whether the first answer to its question was right, in this session."""
+    return dict(st.session_state.get(_ANSWERS, {}))
+
+
 def score() -> tuple[int, int]:
     """(right first answers, questions answered) in this session."""
     answers = st.session_state.get(_ANSWERS, {})
     return sum(answers.values()), len(answers)
 
 
-def score_line(final: bool, questions: int) -> None:
-    """The session's score (first answers), a summary on the last step, and a reset."""
+def score_line(questions: int) -> None:
+    """The session's score so far (first answers) and a reset; the last slide lists
+    every question's result."""
     right, answered = score()
     text, reset = st.columns([4, 1], vertical_alignment="center")
-    if final:
-        text.subheader(f"Your score: {right} of {questions} right on the first try")
-        if answered < questions:
-            text.caption(f"Questions not answered yet: {questions - answered}.")
-    else:
-        text.caption(f"Score so far: {right} right of {answered} answered ({questions} questions).")
+    text.caption(f"Score so far: {right} right of {answered} answered ({questions} questions).")
     reset.button("Reset the score", on_click=reset_score, key="lesson_reset", disabled=not answered)
 
 
@@ -293,13 +300,22 @@ def figure(text: StepText, view: StepView, number: int, present: bool) -> None:
     """The step's view with its caption; in presenter mode larger and as tall as the
     window allows."""
     scale = PRESENTER_FONT_SCALE if present else 1.0
-    shown = for_slides(view.figure, caption(text, view, number), scale, fill_height=present)
+    drawn = view.figure
+    if view.revealed_figure is not None and phase(text.id) == REVEALED:
+        drawn = view.revealed_figure
+    shown = for_slides(drawn, caption(text, view, number), scale, fill_height=present)
     key = f"lesson_view_{text.id}"
-    if present:
+    spec = shown.to_dict()
+    described = {
+        "name": f"Step {number}: {text.title}",
+        "summary": chart_outline(spec, MAX_ROWS, MAX_COLUMNS),
+        "table": figure_rows(spec),
+    }
+    if present:  # the projector's chart fills the height; its text stays in normal mode
         with st.container(key="lesson_view"):
-            show_chart(shown, key=key)
+            show_chart(shown, key=key, name=described["name"])
     else:
-        show_chart(shown, key=key)
+        show_chart(shown, key=key, **described)
 
 
 def control_value(step: LessonStep, scenario: Scenario) -> object:

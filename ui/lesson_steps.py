@@ -19,6 +19,8 @@ from attention.figures.block import head_reads_figure
 from attention.figures.block_rank_collapse import rank_collapse_figure
 from attention.figures.head_spaces import before_figure, head_space_figure, neighbour_order_chart
 from attention.figures.lesson import lecture_figure
+from attention.figures.lesson_by_hand import arithmetic_figure, ingredients_figure
+from attention.figures.lesson_feed_forward import feed_forward_figure
 from attention.figures.real_model import GRID_BLOCKS, head_grid_figure
 from attention.figures.why_heads_cost import cost_bars
 from attention.figures.why_heads_slicing import slicing_figure
@@ -29,12 +31,16 @@ from attention.models.translation import EXAMPLES, choose_pronoun, head_titles
 from attention.models.translation.heads import YOU_FROM_SOURCE
 from attention.models.translation.pronoun import YOU_PRONOUNS
 from attention.teaching.lecture_picture import QUERY, TARGETS, lecture_picture
+from attention.teaching.lesson.by_hand import by_hand
 from attention.teaching.lesson.content import lesson_text
+from attention.teaching.lesson.feed_forward import look_at_feed_forward, pick_change, unit_words
 from attention.teaching.lesson.steps import (
     StepView,
     after_heads_step,
+    by_hand_step,
     cost_step,
     distances_step,
+    feed_forward_step,
     lecture_step,
     looks_step,
     most_varied_layer,
@@ -55,6 +61,7 @@ from ui.real_model import minilm_reads, pretrained_model, run_real
 from ui.scenario import D_MODEL_CHOICES, Scenario, carry_focus
 from ui.translation import run_translation
 
+FEED_FORWARD_LAYER = 3  # a middle layer, whose strongest units often write towards words
 LESSON_TILE_PX = 380  # the one head of step 2 gets the room of the page's width
 
 
@@ -106,6 +113,29 @@ def _qkv(scenario: Scenario, head: object) -> StepView:
         one, run.tokens, weights, toy.focus, columns=1, heads=[h], tile_px=LESSON_TILE_PX
     )
     return qkv_step(run.tokens, run.trace, h, toy.focus, figure, _setting(toy))
+
+
+def _by_hand_control(scenario: Scenario) -> Control:
+    """Starts on a head whose focus query weights another token's key most, and another
+    than step 2's when there is one: the class predicts an answer it has not seen."""
+    toy = _toy(scenario)
+    favourites = data.run(toy).trace.weights[:, toy.focus].argmax(axis=-1)
+    elsewhere = [h + 1 for h, key in enumerate(favourites.tolist()) if key != toy.focus]
+    step_two = _qkv_control(scenario).default
+    fresh = [h for h in elsewhere if h != step_two] or elsewhere or [1]
+    return Control("lesson_hand_head", tuple(range(1, len(favourites) + 1)), fresh[0])
+
+
+def _by_hand(scenario: Scenario, head: object) -> StepView:
+    toy = _toy(scenario)
+    run = data.run(toy)
+    h, trace = int(head) - 1, run.trace
+    hand = by_hand(trace.q[h, toy.focus], trace.k[h], trace.v[h])
+    figures = (
+        ingredients_figure(run.tokens, hand, toy.focus, h),
+        arithmetic_figure(run.tokens, hand, toy.focus, h),
+    )
+    return by_hand_step(run.tokens, hand, h, toy.focus, figures, _setting(toy))
 
 
 def _same_word(scenario: Scenario, kind: str) -> int:
@@ -217,6 +247,32 @@ def _after_heads(scenario: Scenario, layer: object) -> StepView:
     setting = f"MiniLM layer {layer}, trained weights (the sentence does not change them)"
     return after_heads_step(
         int(layer), config.heads, config.d_head, config.d_model, reads, figure, setting
+    )
+
+
+def _feed_forward_control(scenario: Scenario) -> Control:
+    layers = tuple(range(1, pretrained_model().config.layers + 1))
+    return Control("lesson_ffn_look_layer", layers, FEED_FORWARD_LAYER)
+
+
+def _feed_forward(scenario: Scenario, layer: object) -> StepView:
+    text = data.shown_text(scenario.text)
+    model, trace = pretrained_model(), run_real(text).trace
+    focus, index = _same_word(scenario, "real"), int(layer) - 1
+    if focus in (0, len(trace.tokens) - 1):
+        raise ValueError("its focus token is [CLS] or [SEP], not a word of the sentence.")
+    x = trace.hidden_states[index]
+    weights = trace.attentions[index].mean(axis=0)[focus]
+    other, donor = pick_change(weights, x, focus, skip=(0, len(trace.tokens) - 1))
+    block = model.block(index)
+    look = look_at_feed_forward(block, x, focus, other, donor)
+    words = unit_words(
+        block.feed_forward.w_2, look.units, model.word_embeddings, model.tokenizer.token
+    )
+    figure = feed_forward_figure(trace.tokens, look, words, int(layer))
+    setting = _real_setting(text, f"MiniLM layer {layer}, trained weights")
+    return feed_forward_step(
+        trace.tokens, int(layer), look, words, model.config.vocab_size, figure, setting
     )
 
 
@@ -350,6 +406,7 @@ def _no_control(scenario: Scenario) -> None:
 _STEPS = {
     "points": (_points_control, _points),
     "qkv": (_qkv_control, _qkv),
+    "by_hand": (_by_hand_control, _by_hand),
     "lecture": (_lecture_control, _lecture),
     "looks": (_looks_control, _looks),
     "distances": (_no_control, _distances),
@@ -357,6 +414,7 @@ _STEPS = {
     "cost": (_cost_control, _cost),
     "slicing": (_cost_control, _slicing),
     "after_heads": (_after_heads_control, _after_heads),
+    "feed_forward": (_feed_forward_control, _feed_forward),
     "residual": (_residual_control, _residual),
     "translation": (_translation_control, _translation),
     "real_heads": (_no_control, _real_heads),

@@ -18,7 +18,7 @@ from attention.experiments.training.train import TrainingConfig
 from attention.models.translation import EXAMPLES, head_titles
 from attention.teaching.challenges import CHALLENGES
 from attention.teaching.lecture_picture import load_lecture_sentence
-from attention.teaching.lesson.content import lesson_text
+from attention.teaching.lesson.content import slide_count
 from attention.teaching.markdown import literal
 from attention.teaching.narration.attention_maps import SOURCE_WEIGHTS, TRANSLATION_WEIGHTS
 from attention.teaching.narration.why_heads import PATTERN_NAMES, SCORE_LIMITS
@@ -175,7 +175,7 @@ def points(name: str, count: int) -> Param:
 
 
 def _step_count() -> int:
-    return len(lesson_text())
+    return slide_count()  # the steps and the last slide
 
 
 ROWS = (

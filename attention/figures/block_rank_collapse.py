@@ -22,6 +22,7 @@ from attention.figures.base.palette import (
 )
 from attention.figures.base.text import safe_label
 from attention.figures.block import UPDATE_COLOR
+from attention.teaching.wording import power_of_ten
 
 NO_RESIDUAL_COLOR = "#888888"  # 3.5:1 on white
 FEED_FORWARD_COLOR = "#0072B2"  # Okabe-Ito blue, 5.1:1 on white: the runs with an FFN
@@ -49,6 +50,7 @@ def rank_collapse_figure(
                 "x": np.arange(len(distances)),
                 "y": np.maximum(distances, FLOAT64_FLOOR / 10),  # an exact 0 has no log
                 "customdata": distances,
+                "hovertext": [power_of_ten(d, 2) for d in distances],  # read aloud: no "e-16"
                 "name": label,
                 "mode": "lines+markers" if feed_forward else "lines",
                 "line": {
@@ -61,7 +63,7 @@ def rank_collapse_figure(
                     "width": 2.5 if feed_forward else 7,
                 },
                 "marker": {"size": 7},
-                "hovertemplate": f"{label}<br>depth %{{x}}<br>distance %{{customdata:.2e}}"
+                "hovertemplate": f"{label}<br>depth %{{x}}<br>distance %{{hovertext}}"
                 "<extra></extra>",
             }
         )

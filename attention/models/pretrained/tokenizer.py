@@ -67,6 +67,10 @@ class WordPieceTokenizer:
         encoding = self._tokenizer.encode(word, add_special_tokens=False)
         return list(encoding.ids), list(encoding.tokens)
 
+    def token(self, token_id: int) -> str | None:
+        """The vocabulary entry with id `token_id` ("cat", "##s", "[CLS]"), or None."""
+        return self._tokenizer.id_to_token(int(token_id))
+
     def token_id(self, token: str) -> int | None:
         """The id of a vocabulary entry such as "[UNK]", or None when it is not in it."""
         return self._tokenizer.token_to_id(token)

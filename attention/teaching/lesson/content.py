@@ -1,5 +1,6 @@
 """The Lesson's words from assets/lesson.toml, checked on load: every step has a title,
-2–4 notice sentences, a question and its explanation; ids are unique and URL-safe."""
+1–4 notice sentences, a question and its explanation; ids are unique and URL-safe. The
+last slide has a title and the pages to go to next."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from attention.assets import AssetError, read_toml
 
 ASSET = "lesson.toml"
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_PAGE = re.compile(r"^pages/[a-z_]+\.py$")
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,48 @@ def parse_steps(raw: dict, source: str) -> tuple[StepText, ...]:
 def lesson_text() -> tuple[StepText, ...]:
     """The steps' words in lesson order."""
     return parse_steps(read_toml(ASSET), f"assets/{ASSET}")
+
+
+@dataclass(frozen=True)
+class NextPage:
+    """A page to go to after the lesson and what to do there."""
+
+    page: str  # a page file, "pages/x.py"
+    why: str
+
+
+@dataclass(frozen=True)
+class LessonEnd:
+    """The last slide's words."""
+
+    title: str
+    next: tuple[NextPage, ...]
+
+
+def parse_end(raw: dict, source: str) -> LessonEnd:
+    """Validate the [end] table: a title and at least one [[end.next]] page."""
+    end = raw.get("end")
+    if not isinstance(end, dict) or not isinstance(end.get("title"), str) or not end["title"]:
+        raise AssetError(f"{source}: the [end] table needs a title.")
+    pages = end.get("next")
+    if not isinstance(pages, list) or not pages:
+        raise AssetError(f"{source}: [end] needs at least one [[end.next]] page.")
+    for index, entry in enumerate(pages, start=1):
+        page, why = entry.get("page"), entry.get("why")
+        if not (isinstance(page, str) and _PAGE.match(page) and isinstance(why, str) and why):
+            raise AssetError(f"{source}, end.next {index}: needs a page 'pages/x.py' and a why.")
+    return LessonEnd(end["title"], tuple(NextPage(e["page"], e["why"]) for e in pages))
+
+
+@functools.cache
+def lesson_end() -> LessonEnd:
+    """The last slide's words."""
+    return parse_end(read_toml(ASSET), f"assets/{ASSET}")
+
+
+def slide_count() -> int:
+    """The steps and the last slide."""
+    return len(lesson_text()) + 1
 
 
 def fill(template: str, facts: dict[str, object], escape: Callable[[str], str]) -> str:

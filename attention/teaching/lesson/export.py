@@ -44,7 +44,7 @@ def _paragraph(template: str, facts: dict[str, object]) -> str:
 def _section(number: int, total: int, step: ExportedStep, include_plotlyjs: bool) -> str:
     text, view = step.text, step.view
     figure = pio.to_html(
-        view.figure,
+        view.figure if view.revealed_figure is None else view.revealed_figure,
         full_html=False,
         include_plotlyjs=include_plotlyjs,
         config={"displaylogo": False, "toImageButtonOptions": {"scale": 2}},

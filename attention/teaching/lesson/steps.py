@@ -13,9 +13,13 @@ import plotly.graph_objects as go
 
 from attention.analysis.ffn_reads import BlockReads
 from attention.core.engine import AttentionTrace
+from attention.core.layers import gelu
 from attention.geometry.head_spaces import HeadSpaces, cosine_to, neighbours
 from attention.geometry.planes import Layout2D
+from attention.teaching.lesson.by_hand import ByHand
+from attention.teaching.lesson.feed_forward import FeedForwardLook
 from attention.teaching.lesson.quiz import Quiz, index_quiz
+from attention.teaching.wording import power_of_ten
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,8 @@ class StepView:
     facts: dict[str, object]
     quiz: Quiz
     setting: str  # what was computed on: sentence, source, sizes (for the figure's caption)
+    # The figure once the step is revealed, when the asking figure would tell the answer.
+    revealed_figure: go.Figure | None = None
 
 
 def token_labels(tokens: list[str]) -> list[str]:
@@ -91,6 +97,38 @@ def qkv_step(
     return StepView(figure, facts, index_quiz(labels, top, ranking, seed=2), setting)
 
 
+def by_hand_step(
+    tokens: list[str],
+    hand: ByHand,
+    head: int,
+    focus: int,
+    figures: tuple[go.Figure, go.Figure],
+    setting: str,
+) -> StepView:
+    """Step 3: one head's query for the focus token worked through by hand. Asked with
+    `figures[0]` (the query, keys and values, no score yet), revealed with `figures[1]`
+    (the arithmetic): which key gets the largest weight."""
+    labels = token_labels(tokens)
+    ranking = [int(j) for j in np.argsort(-hand.weights, kind="stable")]
+    winner = ranking[0]
+    runner = ranking[1] if len(ranking) > 1 else winner
+    facts = {
+        "head": head + 1,
+        "focus": labels[focus],
+        "n": len(tokens),
+        "d_head": hand.d_head,
+        "root": float(np.sqrt(hand.d_head)),
+        "winner": labels[winner],
+        "winner_score": float(hand.scores[winner]),
+        "winner_weight": float(hand.weights[winner]),
+        "runner": labels[runner],
+        "runner_score": float(hand.scores[runner]),
+        "answer": labels[winner],
+    }
+    quiz = index_quiz(labels, winner, ranking, seed=13)
+    return StepView(figures[0], facts, quiz, setting, revealed_figure=figures[1])
+
+
 def distances_step(
     tokens: list[str],
     x: np.ndarray,
@@ -99,7 +137,7 @@ def distances_step(
     figure: go.Figure,
     setting: str,
 ) -> StepView:
-    """Step 5 helper facts: how much each head reorders the focus token's neighbours,
+    """Step 6 helper facts: how much each head reorders the focus token's neighbours,
     measured in full dimensions (rank correlation of its scores with the cosines)."""
     near = neighbours(x, trace, focus)
     corr = np.nan_to_num(near.rank_corr, nan=1.0)
@@ -140,7 +178,7 @@ def looks_step(
     figure: go.Figure,
     setting: str,
 ) -> StepView:
-    """Step 4: where each of a real layer's heads looks from the focus token, (heads, n)
+    """Step 5: where each of a real layer's heads looks from the focus token, (heads, n)
     weights of the focus query. How many different tokens the heads look at most."""
     rows = np.asarray(weights, dtype=np.float64)
     tops = rows.argmax(axis=1)
@@ -175,7 +213,7 @@ def two_targets_step(
     figure: go.Figure,
     setting: str,
 ) -> StepView:
-    """Step 6: one head must share one distribution between two targets; two heads each
+    """Step 7: one head must share one distribution between two targets; two heads each
     give one target their own. Which layout gives both targets more weight."""
     labels = token_labels(tokens)
     one_min, two_min = min(one_head), min(two_heads)
@@ -201,7 +239,7 @@ def two_targets_step(
 def cost_step(
     layouts: list[tuple[str, int, int]], n_tokens: int, figure: go.Figure, setting: str
 ) -> StepView:
-    """Step 7: parameters of h heads of d/h, one head of d and h full-size heads, given
+    """Step 8: parameters of h heads of d/h, one head of d and h full-size heads, given
     as (label, parameters, multiply-adds) rows in that order."""
     split, split_params, split_macs = layouts[0]
     one, one_params, _ = layouts[1]
@@ -224,7 +262,7 @@ def cost_step(
 
 
 def slicing_step(shares: np.ndarray, d_model: int, figure: go.Figure, setting: str) -> StepView:
-    """Step 8: each head's share of its W_Q weight in its own slice of the coordinates,
+    """Step 9: each head's share of its W_Q weight in its own slice of the coordinates,
     against 1/h (reading every coordinate alike) and 100 % (slicing)."""
     shares = np.asarray(shares, dtype=np.float64)
     heads = len(shares)
@@ -244,6 +282,53 @@ def slicing_step(shares: np.ndarray, d_model: int, figure: go.Figure, setting: s
     return StepView(figure, facts, index_quiz(options, 0, [1, 2, 3], seed=8), setting)
 
 
+def feed_forward_step(
+    tokens: list[str],
+    layer: int,
+    look: FeedForwardLook,
+    words: list[list[str]],
+    vocabulary: int,
+    figure: go.Figure,
+    setting: str,
+) -> StepView:
+    """Step 11: the feed-forward network works on each token alone (measured), is
+    non-linear (units that fire) and writes towards words (its strongest unit). The
+    question: how far the focus token's output moves when another token's input
+    changes — not at all when it moves less than a millionth of the changed token's."""
+    labels = token_labels(tokens)
+    other = labels[look.other]
+    options = (
+        "it does not move",
+        f"it moves less than “{other}”'s",
+        f"it moves as much as “{other}”'s, or more",
+    )
+    if look.focus_moved <= 1e-6 * look.other_moved:
+        right = 0
+    else:
+        right = 1 if look.focus_moved < look.other_moved else 2
+    d_ff = look.pre_activation.shape[0]
+    floor = float(gelu(np.linspace(-6.0, 0.0, 6001)).min())
+    facts = {
+        "layer": layer,
+        "focus": labels[look.focus],
+        "other": labels[look.other],
+        "donor": labels[look.donor],
+        "focus_moved": power_of_ten(look.focus_moved, 0),
+        "other_moved": power_of_ten(look.other_moved, 0),
+        "attention_moved": power_of_ten(look.attention_moved, 0),
+        "d_ff": d_ff,
+        "firing": look.firing,
+        "firing_share": look.firing / d_ff,
+        "gelu_floor": power_of_ten(floor),
+        "vocabulary": vocabulary,
+        "top_unit": look.units[0] + 1,
+        "top_words": ", ".join(f"“{w}”" for w in words[0]),
+        "answer": options[right],
+    }
+    quiz = index_quiz(options, right, [i for i in range(len(options)) if i != right], seed=14)
+    return StepView(figure, facts, quiz, setting)
+
+
 RESIDUAL_OPTIONS = ("the stacks with the residual", "the stacks without it", "no clear difference")
 
 
@@ -255,7 +340,7 @@ def residual_step(
     figure: go.Figure,
     setting: str,
 ) -> StepView:
-    """Step 10: distance from rank 1 after `depth` layers for each stack variant. The
+    """Step 12: distance from rank 1 after `depth` layers for each stack variant. The
     question is the lesson's point, residual against none: the stacks with the residual
     win when every one of them stays further from rank 1 than every stack without it."""
     final = np.asarray(distances, dtype=np.float64)[:, depth]
@@ -271,13 +356,13 @@ def residual_step(
     facts = {
         "depth": depth,
         "best": labels[best],
-        "best_distance": float(final[best]),
+        "best_distance": power_of_ten(final[best], 0),
         "worst": labels[worst],
-        "worst_distance": float(final[worst]),
-        "residual_low": float(kept.min()),
-        "residual_high": float(kept.max()),
-        "plain_low": float(plain.min()),
-        "plain_high": float(plain.max()),
+        "worst_distance": power_of_ten(final[worst], 0),
+        "residual_low": power_of_ten(kept.min(), 0),
+        "residual_high": power_of_ten(kept.max(), 0),
+        "plain_low": power_of_ten(plain.min(), 0),
+        "plain_high": power_of_ten(plain.max(), 0),
         "answer": RESIDUAL_OPTIONS[right],
     }
     others = [i for i in range(len(RESIDUAL_OPTIONS)) if i != right]
@@ -293,7 +378,7 @@ def real_heads_step(
     figure: go.Figure,
     setting: str,
 ) -> StepView:
-    """Step 12: a real model's heads on the sentence; the head whose `role` share (e.g.
+    """Step 14: a real model's heads on the sentence; the head whose `role` share (e.g.
     "previous token") is largest, and the runners-up as the other options."""
     flat = np.asarray(scores, dtype=np.float64).ravel()
     order = [int(i) for i in np.argsort(-flat, kind="stable")]
@@ -323,7 +408,7 @@ def lecture_step(
     figure: go.Figure,
     setting: str,
 ) -> StepView:
-    """Step 3: the lecture's 2-D picture; how much of the query's weight each of the two
+    """Step 4: the lecture's 2-D picture; how much of the query's weight each of the two
     heads gives the two target tokens, (heads, n) weights of the query."""
     w = np.asarray(weights, dtype=np.float64)
     a, b = targets
@@ -361,7 +446,7 @@ def translation_step(
     figure: go.Figure,
     setting: str,
 ) -> StepView:
-    """Step 11: what the cross-attention brought back at the start token and which German
+    """Step 13: what the cross-attention brought back at the start token and which German
     "you" it leaves; the answer is that pronoun, or "not settled" when several fit."""
     brought = ", ".join(f"{name} {value:.2f}" for name, value in delivered.items())
     if len(candidates) == 1:
@@ -391,7 +476,7 @@ def after_heads_step(
     figure: go.Figure,
     setting: str,
 ) -> StepView:
-    """Step 9: the concatenation, W_O and how the feed-forward units read the heads."""
+    """Step 10: the concatenation, W_O and how the feed-forward units read the heads."""
     width = heads * d_head
     options = [str(width), str(d_head), str(heads), str(reads.shares.shape[0])]
     facts = {

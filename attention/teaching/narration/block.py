@@ -14,7 +14,7 @@ from attention.analysis.update_ratios import SMALL_NUDGE, nudge_sizes
 from attention.figures.base.text import percent
 from attention.figures.block import SUBLAYER_STYLES
 from attention.teaching.markdown import literal
-from attention.teaching.wording import plural
+from attention.teaching.wording import plural, power_of_ten
 
 # Radio label (also the URL value) → (the library's norm, a caption).
 LAYER_NORMS = {
@@ -157,10 +157,11 @@ def collapse_sentences(distances: np.ndarray, residual: Sequence[bool], stack_la
     lone = distances[list(residual).index(False)]
     kept = distances[list(residual).index(True)]
     growth, floor = log_growth(lone), depth_reaching(lone)
-    fall = f"falls to {lone[-1]:.1e} by depth {MAX_DEPTH}"
+    fall = f"falls to {power_of_ten(lone[-1])} by depth {MAX_DEPTH}"
     if floor is not None:
         fall = (
-            f"reaches float64's rounding (≤ {FLOAT64_LEVEL:.0e}: identical tokens) at depth {floor}"
+            f"reaches float64's rounding (below {power_of_ten(FLOAT64_LEVEL, 0)}: identical "
+            f"tokens) at depth {floor}"
         )
     pace = ""
     if growth is not None and growth > 1.5:
@@ -172,17 +173,19 @@ def collapse_sentences(distances: np.ndarray, residual: Sequence[bool], stack_la
     ratio = kept[-1] / max(lone[-1], np.finfo(float).tiny)
     second = (
         f" With it, each layer only adds to the stream: from {kept[0]:.2f} at depth 0 the "
-        f"distance is {kept[-1]:.1e} at depth {MAX_DEPTH}, {ratio:.0e} times the run "
+        f"distance is {power_of_ten(kept[-1])} at depth {MAX_DEPTH}, {power_of_ten(ratio, 0)} "
+        "times the run "
         "without it."
     )
     if kept[-1] < kept[0] / 10:
-        second += f" It still drifts down, {kept[0] / kept[-1]:.0e} times over those layers."
+        drift = power_of_ten(kept[0] / kept[-1], 0)
+        second += f" It still drifts down, {drift} times over those layers."
     return first + second
 
 
 def depth_metric(distances: np.ndarray, depth: int) -> tuple[str, str]:
     """(value, help) of one run's metric at the chosen depth."""
-    return f"{distances[depth]:.1e}", f"distance from rank 1 at depth {depth}"
+    return power_of_ten(distances[depth]), f"distance from rank 1 at depth {depth}"
 
 
 # The charts' text alternatives ------------------------------------------------------
@@ -254,7 +257,8 @@ def collapse_summary(labels: Sequence[str], distances: Sequence[np.ndarray], dep
     at the deepest."""
     last = len(distances[0]) - 1
     runs = "; ".join(
-        f"{literal(label)}: {d[depth]:.1e} at depth {depth}, {d[-1]:.1e} at {last}"
+        f"{literal(label)}: {power_of_ten(d[depth])} at depth {depth}, "
+        f"{power_of_ten(d[-1])} at {last}"
         for label, d in zip(labels, distances, strict=True)
     )
     return f"Distance from rank 1 against depth, log scale — {runs}."

@@ -1,0 +1,43 @@
+"""The Lesson's last slide: the questions with this session's results, the pages to go
+to next, and the lesson to take home (reachable in presenter mode too)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attention.teaching.lesson.content import lesson_end
+from attention.teaching.markdown import literal
+from attention.teaching.narration.lesson import result_rows, results_sentence
+from ui import lesson
+from ui.lesson import LessonStep
+from ui.navigation import PAGES
+from ui.scenario import Scenario
+
+_TITLES = {path: title for path, title, _ in PAGES}
+_ICONS = {path: icon for path, _, icon in PAGES}
+
+
+def final_slide(steps: list[LessonStep], scenario: Scenario) -> None:
+    """The last slide: results on the left, where to go next and the export on the right."""
+    end = lesson_end()
+    st.header(end.title)
+    rows = result_rows(
+        [s.text.title for s in steps],
+        [s.text.id for s in steps],
+        lesson.answers(),
+        {s.text.id for s in steps if lesson.phase(s.text.id) == lesson.REVEALED},
+    )
+    results, onward = st.columns([3, 2])
+    with results:
+        st.markdown(f"**Your results.** {results_sentence(rows)}")
+        st.table(
+            [{**row, "question": literal(str(row["question"]))} for row in rows],
+            hide_index=True,
+        )
+    with onward:
+        st.markdown("**Where to go next**")
+        for entry in end.next:
+            st.page_link(entry.page, label=_TITLES[entry.page], icon=_ICONS[entry.page])
+            st.caption(entry.why)
+        lesson.export_section(steps, scenario)
+        st.button("Reset the score", on_click=lesson.reset_score, key="lesson_reset")
