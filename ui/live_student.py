@@ -1,0 +1,210 @@
+"""A student's screen in a live class: a device id kept by the browser, the lecturer's
+step and phase (followed by polling the store every POLL_SECONDS: acceptable for this
+slice), the vote on the step's answers (acknowledged only once the store has it), the
+reveal, and "Explore alone" / "Follow the lecturer". No lecturer control is drawn here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from attention.teaching.lesson.content import fill
+from attention.teaching.markdown import literal
+from attention.teaching.narration import live_class as words
+from classroom.store import ClassStoreError, PublicState
+from ui import lesson, url_params
+from ui.lesson import LessonStep
+from ui.live_class import CLASS_PARAM, POLL_SECONDS, class_store
+from ui.scenario import Scenario
+
+DEVICE = "live_device_id"  # session: this browser's device id, once the browser said it
+DETACHED = "live_detached"  # session: the student explores alone
+_COMPONENT = "live_device"
+_JOINED = "live_joined"  # session: the code this session has joined
+_RECEIPTS = "live_receipts"  # session: (code, step, round) → the acknowledged answer
+_ERROR = "live_vote_error"
+_TYPED_ERROR = "live_typed_code_error"
+_device_component = st.components.v2.component(
+    "head_spaces_class_device",
+    html="",
+    js=(Path(__file__).parent / "components" / "device_id.js").read_text(encoding="utf-8"),
+)
+
+
+def device_id() -> str | None:
+    """The browser's device id (None until its first answer arrives)."""
+    device = st.session_state.get(DEVICE)
+    _device_component(key=_COMPONENT, data={"device": device}, on_device_change=_keep_device)
+    return device
+
+
+def _keep_device() -> None:
+    st.session_state[DEVICE] = (st.session_state.get(_COMPONENT) or {}).get("device")
+
+
+def joined_state(code: str) -> PublicState | None:
+    """Join the class once per session and return its state; None (with the reason on the
+    page) when the browser has not said its id yet or the class refuses."""
+    device = device_id()
+    if device is None:
+        st.info(f"Joining class {code}…")
+        return None
+    store = class_store()
+    try:
+        if st.session_state.get(_JOINED) != code:
+            state = store.join(code, device)
+            st.session_state[_JOINED] = code
+            return state
+        return store.state(code)
+    except ClassStoreError as error:
+        st.error(f"Class {code}: {error}", icon=":material/block:")
+        st.button("Leave and use the Lesson alone", on_click=leave, key="live_leave")
+        return None
+
+
+def leave() -> None:
+    """Drop the class from the URL and the session: the Lesson alone."""
+    if CLASS_PARAM in st.query_params:
+        del st.query_params[CLASS_PARAM]
+    for key in (_JOINED, DETACHED):
+        st.session_state.pop(key, None)
+
+
+def follow_button(state: PublicState) -> None:
+    """While exploring alone: one tap back to the lecturer's step."""
+    st.button(
+        f"Follow the lecturer (step {state.step})",
+        on_click=_follow,
+        args=(state.step,),
+        key="live_follow",
+        type="primary",
+    )
+
+
+def _follow(step: int) -> None:
+    st.session_state[DETACHED] = False
+    st.session_state[lesson.STEP_KEY] = step
+
+
+def explore_button() -> None:
+    st.button(
+        "Explore alone",
+        on_click=st.session_state.__setitem__,
+        args=(DETACHED, True),
+        key="live_explore",
+        help="Move through the Lesson yourself; one tap brings you back to the class.",
+    )
+
+
+def detached() -> bool:
+    return bool(st.session_state.get(DETACHED))
+
+
+def status(state: PublicState) -> None:
+    st.caption(
+        f"Class {state.code} · "
+        + words.student_status(state.step, state.steps, state.round, state.phase == "revealed")
+    )
+
+
+def vote(code: str, state: PublicState) -> None:
+    """The step's answers as the class votes on them; the receipt once the store has it."""
+    options = list(state.votes)
+    if not options:
+        return
+    key = f"live_vote_{state.step}_{state.round}"
+    st.radio(
+        "**Your answer**",
+        options,
+        index=None,
+        key=key,
+        format_func=literal,
+        on_change=_send_vote,
+        args=(code, state.step, state.round, key),
+        disabled=state.phase != "asking",
+    )
+    if error := st.session_state.pop(_ERROR, None):
+        st.warning(error, icon=":material/block:")
+    receipt = st.session_state.get(_RECEIPTS, {}).get((code, state.step, state.round))
+    if receipt is not None:
+        st.success(words.acknowledged(receipt), icon=":material/check_circle:")
+
+
+def _send_vote(code: str, step: int, round: int, key: str) -> None:
+    """Callback of the vote: the receipt is written only after the store has the vote."""
+    choice = st.session_state.get(key)
+    if choice is None:
+        return
+    try:
+        class_store().vote(code, st.session_state.get(DEVICE, ""), step, round, choice)
+    except ClassStoreError as error:
+        st.session_state[_ERROR] = f"Not counted: {error}"
+        return
+    st.session_state.setdefault(_RECEIPTS, {})[(code, step, round)] = choice
+
+
+def revealed(step: LessonStep, view, state: PublicState) -> None:
+    """After the lecturer's Reveal: the right answer and what to notice, computed from
+    this screen's view when it asked the same question as the class."""
+    if state.phase != "revealed":
+        return
+    if list(view.quiz.options) != list(state.votes):
+        st.info("The lecturer has shown the answer on the projector.")
+        return
+    right = view.quiz.right
+    because = fill(step.text.because, {**view.facts, "answer": right}, literal)
+    st.info(f"The answer: “{literal(right)}”. {because}", icon=":material/visibility:")
+    for line in lesson.sentences(step.text, view):
+        st.markdown(line)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def watch(code: str, drawn: tuple[int, str, int]) -> None:
+    """Every POLL_SECONDS: when the lecturer has moved (step, phase or round) or the class
+    ended, redraw the whole page."""
+    try:
+        state = class_store().state(code)
+    except ClassStoreError:
+        st.rerun(scope="app")
+    if (state.step, state.phase, state.round) != drawn:
+        st.rerun(scope="app")
+
+
+def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
+    """The lecturer's step on the student's screen: question, view, vote, reveal."""
+    st.header(step.text.title)
+    try:
+        view = step.view(scenario, lesson.control_value(step, scenario))
+    except ValueError as error:
+        st.info(f"This step cannot use this sentence: {literal(str(error))}")
+        return
+    lesson.figure(step.text, view, state.step, present=False)
+    st.markdown(f"**The question:** {fill(step.text.question, view.facts, literal)}")
+    vote(state.code, state)
+    revealed(step, view, state)
+
+
+def join_by_code() -> None:
+    """On the Lesson alone: type a class's code to join it."""
+    with st.expander("In a class? Join it with its code"):
+        st.text_input(
+            "The class code on the projector",
+            key="live_join_code",
+            max_chars=8,
+            on_change=_join_typed,
+            placeholder="e.g. K7QX9P",
+        )
+
+
+def _join_typed() -> None:
+    typed = st.session_state.get("live_join_code", "")
+    value, problem = url_params.row(CLASS_PARAM).read(typed.strip())
+    if problem or not value:
+        st.session_state[_TYPED_ERROR] = "A class code has 4 to 8 letters and digits: check it."
+        return
+    st.query_params[CLASS_PARAM] = value
+
+
+def typed_code_error() -> str | None:
+    return st.session_state.pop(_TYPED_ERROR, None)
