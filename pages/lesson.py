@@ -107,22 +107,23 @@ def sync_class(view):
 
 
 def class_panel(view) -> None:
-    """The presenter's live class: Start, or the running class synced to this page
-    (step, answers, reveal) with its code, QR, Vote again, Close and the live counts."""
-    options = list(view.quiz.options)
+    """The presenter's Reveal beside Start a class; with a class running, Reveal, Vote
+    again and Close, the join code with its QR code, and the live counts."""
+    reveal, again = st.columns(2)
+    with reveal:
+        lesson.reveal_button(step.text.id)
     if lecturer is None:
-        live_class.start_button(n, number, options)
+        with again:
+            live_class.start_button(n, number, list(view.quiz.options))
         return
     state = sync_class(view)
     if state is None:
         return
-    again, close = st.columns(2)
     with again:
         live_class.vote_again_button(lecturer, state, step.text.id)
-    with close:
-        live_class.close_button(lecturer)
-    live_class.live_counts(lecturer)
     live_class.join_panel(lecturer)
+    live_class.live_counts(lecturer)
+    live_class.close_button(lecturer)
 
 
 navigation()
@@ -135,7 +136,6 @@ if present:
     with words:
         view = words_and_controls()
         lesson.quiz(step.text, view)
-        lesson.reveal_button(step.text.id)
         class_panel(view)
     with picture:
         lesson.figure(step.text, view, number, present=True)

@@ -174,10 +174,10 @@ def step_rounds(opened: OpenedClass, state: PublicState) -> dict[int, dict[str, 
 def join_panel(opened: OpenedClass) -> None:
     """The projector's join strip: the code, the link and its QR code."""
     link = join_link(opened.code)
-    code_column, qr_column = st.columns([3, 1], vertical_alignment="center")
-    code_column.markdown(f"### Join the class: **{opened.code}**")
-    code_column.markdown(f"Open `{link}`, or type the code on the Lesson page.")
-    qr_column.image(qr_png(link), width=120, caption="Scan to join")
+    code_column, qr_column = st.columns([4, 1], vertical_alignment="center")
+    code_column.subheader(f"Join the class: {opened.code}", anchor=False)
+    code_column.caption(f"Scan the QR code or open {link}")
+    qr_column.image(qr_png(link), width=96)
 
 
 @st.fragment(run_every=POLL_SECONDS)
@@ -194,7 +194,7 @@ def live_counts(opened: OpenedClass) -> None:
         return
     rounds = step_rounds(opened, state)
     show_chart(
-        vote_bars(options, rounds),
+        vote_bars(options, rounds, height=190),
         key="live_votes",
         name="The class's answers to this step's question",
         summary=words.vote_summary(options, rounds),

@@ -128,7 +128,8 @@ def vote(code: str, state: PublicState) -> None:
         st.warning(error, icon=":material/block:")
     receipt = st.session_state.get(_RECEIPTS, {}).get((code, state.step, state.round))
     if receipt is not None:
-        st.success(words.acknowledged(receipt), icon=":material/check_circle:")
+        vote_open = state.phase == "asking"
+        st.success(words.acknowledged(receipt, vote_open), icon=":material/check_circle:")
 
 
 def _send_vote(code: str, step: int, round: int, key: str) -> None:
@@ -172,17 +173,18 @@ def watch(code: str, drawn: tuple[int, str, int]) -> None:
 
 
 def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
-    """The lecturer's step on the student's screen: question, view, vote, reveal."""
+    """The lecturer's step on the student's screen, phone first: the question and the
+    vote on top, then the reveal, then the step's view."""
     st.header(step.text.title)
     try:
         view = step.view(scenario, lesson.control_value(step, scenario))
     except ValueError as error:
         st.info(f"This step cannot use this sentence: {literal(str(error))}")
         return
-    lesson.figure(step.text, view, state.step, present=False)
     st.markdown(f"**The question:** {fill(step.text.question, view.facts, literal)}")
     vote(state.code, state)
     revealed(step, view, state)
+    lesson.figure(step.text, view, state.step, present=False)
 
 
 def join_by_code() -> None:

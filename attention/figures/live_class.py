@@ -27,7 +27,9 @@ def vote_bars(
             "name": f"round {round}",
             "marker": {"color": ROUND_COLORS[round]},
             "text": [counts.get(option, 0) for option in options],
-            "textposition": "auto",
+            "textposition": "inside",
+            "insidetextanchor": "end",
+            "textangle": 0,
             "hovertemplate": "%{y}<br>round " + str(round) + ": %{x} students<extra></extra>",
         }
         for round, counts in sorted(rounds.items())
@@ -37,7 +39,8 @@ def vote_bars(
         "title": {"text": "The class's answers"},
         "height": height,
         "barmode": "group",
-        "margin": {**CHART_MARGIN, "t": 40},
+        "bargap": 0.15,
+        "margin": {**CHART_MARGIN, "t": 30, "b": 40},
         "xaxis": {
             "title": {"text": "students"},
             "rangemode": "tozero",

@@ -13,7 +13,7 @@ Rounds = Mapping[int, Mapping[str, int]]  # round → option → count
 
 
 def class_counts(joined: int, answered: int) -> str:
-    """"12 students joined · 8 answered this round"."""
+    """ "12 students joined · 8 answered this round"."""
     return f"**{joined}** {plural(joined, 'student')} joined · **{answered}** answered this round"
 
 
@@ -46,6 +46,7 @@ def student_status(step: int, steps: int, round: int, revealed: bool) -> str:
     return where + (" · answer shown" if revealed else " · vote open")
 
 
-def acknowledged(option: str) -> str:
+def acknowledged(option: str, vote_open: bool) -> str:
     """The student's receipt, shown once the store has the vote."""
-    return f"Your answer is in: “{literal(option)}”. You can change it until the reveal."
+    receipt = f"Your answer is in: “{literal(option)}”."
+    return receipt + (" You can change it until the reveal." if vote_open else "")

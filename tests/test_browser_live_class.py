@@ -1,0 +1,92 @@
+"""The live class in real headless Chromium on the served main.py: a lecturer on a
+1280×720 projector starts a class; two students (one on a 390×844 phone) open the join
+link the projector shows; they follow Next, vote, and see the Reveal; the projector
+counts them and draws the histogram; GET /api/classes/CODE agrees. Screenshots of the
+projector and the phone are saved to look at."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from attention.teaching.lesson.content import lesson_text
+from harness.browser import SCREENSHOTS, wait_until_drawn
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+STEPS = len(lesson_text())
+FOLLOW_MS = 5_000  # the poll is 1 s; a loaded 2-core machine gets some slack
+
+
+def shows(page, text: str, timeout_ms: int = FOLLOW_MS) -> float:
+    """Wait until the page's text includes `text`; the seconds it took."""
+    start = time.monotonic()
+    page.wait_for_function(
+        "(text) => document.body.innerText.includes(text)", arg=text, timeout=timeout_ms
+    )
+    return time.monotonic() - start
+
+
+def public_state(app_url: str, code: str) -> dict:
+    with urllib.request.urlopen(f"{app_url}/api/classes/{code}", timeout=10) as response:
+        return json.loads(response.read())
+
+
+def vote(page, option: str) -> None:
+    page.locator('[data-testid="stRadio"]').get_by_text(option, exact=True).click()
+    shows(page, "Your answer is in")
+
+
+def test_a_lecturer_and_two_students(chromium, app_url):
+    projector = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    laptop = chromium.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    phone = chromium.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    ).new_page()
+    projector.goto(f"{app_url}/lesson?present=1")
+    wait_until_drawn(projector, min_charts=1)
+    projector.get_by_role("button", name="Start a class").click()
+    shows(projector, "Join the class", 30_000)
+    code = parse_qs(urlsplit(projector.url).query)["class"][0]
+    shown = projector.get_by_text("Scan the QR code or open").inner_text()
+    link = shown.split()[-1]
+    assert link == f"{app_url}/lesson?class={code}"
+    assert projector.get_by_role("img").count() >= 1  # the QR code
+
+    for student in (laptop, phone):
+        student.goto(link)
+        shows(student, f"Class {code} · Step 1 of {STEPS}", 60_000)
+        assert student.get_by_role("button", name="Next ▶").count() == 0
+        assert student.get_by_role("button", name="Start a class").count() == 0
+    shows(projector, "2 students joined")
+
+    projector.get_by_role("button", name="Next ▶").click()
+    followed = [shows(s, f"Step 2 of {STEPS}") for s in (laptop, phone)]
+    wait_until_drawn(phone, min_charts=1)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    phone.screenshot(path=str(SCREENSHOTS / "live_class_phone_390x844.png"))
+    state = public_state(app_url, code)
+    assert (state["step"], state["joined"], state["answered"]) == (2, 2, 0)
+    options = list(state["votes"])
+
+    vote(laptop, options[0])
+    vote(phone, options[-1])
+    shows(projector, "2 answered this round")
+    assert public_state(app_url, code)["answered"] == 2
+    wait_until_drawn(projector, min_charts=2)
+    projector.screenshot(path=str(SCREENSHOTS / "live_class_projector_1280x720.png"))
+    bars = projector.locator('[data-testid="stPlotlyChart"]', has_text="The class's answers")
+    assert bars.count() == 1
+
+    projector.get_by_role("button", name="Reveal the answer").click()
+    for student in (laptop, phone):
+        shows(student, "answer shown")
+        shows(student, "The answer:")
+    phone.screenshot(path=str(SCREENSHOTS / "live_class_phone_revealed_390x844.png"))
+    assert public_state(app_url, code)["phase"] == "revealed"
+    for page in (projector, laptop, phone):
+        assert page.locator('[data-testid="stException"]').count() == 0
+    print(f"students followed Next in {max(followed):.2f} s (poll every 1 s)")
