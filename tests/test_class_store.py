@@ -384,3 +384,31 @@ def test_open_store_reaches_redis(monkeypatch, redis_server):
     opened = store.open_class(2)
     assert store.state(opened.code).steps == 2  # a real server answered
     store.close()
+
+
+def test_sqlite_keeps_no_connection_per_thread(tmp_path):
+    """Streamlit runs every script run on a new thread: 40 short-lived threads reading
+    the store one after another must not leave 40 open files behind."""
+    path = tmp_path / "classes.sqlite3"
+    store = SQLiteClassStore(path)
+    opened = store.open_class(3, OPTIONS)
+
+    def open_files() -> int:
+        fds = Path("/proc/self/fd")
+        return sum(1 for fd in fds.iterdir() if str(path) in str(_target(fd)))
+
+    before = open_files()
+    for _ in range(40):
+        thread = threading.Thread(target=store.state, args=(opened.code,))
+        thread.start()
+        thread.join()
+    assert open_files() <= before + 1
+    store.close()
+    assert open_files() == 0
+
+
+def _target(fd: Path) -> str:
+    try:
+        return str(fd.readlink())
+    except OSError:  # the descriptor closed while listing
+        return ""
