@@ -207,3 +207,15 @@ def test_a_typed_junk_code_gets_plain_words(store):
     ok(at.text_input(key="live_join_code").input("O0I1").run())
     assert "class" not in at.query_params
     assert any("4 to 8 letters and digits" in text for text in texts(at))
+
+
+def test_a_student_on_another_sentence_is_not_shown_a_wrong_question(store):
+    lecturer = ok(open_page(PAGE, present="1", text="My sister gave the old dog a bone."))
+    ok(lecturer.button(key="live_start").click().run())
+    code = lecturer.query_params["class"]
+    press(lecturer, "Next ▶")
+    student = join(code, DEVICES[0])  # the link carries no sentence: the default one
+    options = list(store.state(code).votes)
+    assert list(student.radio(key="live_vote_2_1").options) == options
+    shown = " ".join(texts(student))
+    assert "The question is on the projector" in shown and "The question:" not in shown

@@ -25,6 +25,10 @@ _JOINED = "live_joined"  # session: the code this session has joined
 _RECEIPTS = "live_receipts"  # session: (code, step, round) → the acknowledged answer
 _ERROR = "live_vote_error"
 _TYPED_ERROR = "live_typed_code_error"
+OTHER_VIEW = (
+    "This screen computes the step for its own sentence and settings, which differ from "
+    "the projector's, so its picture may differ too."
+)
 _device_component = st.components.v2.component(
     "head_spaces_class_device",
     html="",
@@ -151,7 +155,7 @@ def revealed(step: LessonStep, view, state: PublicState) -> None:
     if state.phase != "revealed":
         return
     if list(view.quiz.options) != list(state.votes):
-        st.info("The lecturer has shown the answer on the projector.")
+        st.info("The answer is shown on the projector.")
         return
     right = view.quiz.right
     because = fill(step.text.because, {**view.facts, "answer": right}, literal)
@@ -161,30 +165,42 @@ def revealed(step: LessonStep, view, state: PublicState) -> None:
 
 
 @st.fragment(run_every=POLL_SECONDS)
-def watch(code: str, drawn: tuple[int, str, int]) -> None:
-    """Every POLL_SECONDS: when the lecturer has moved (step, phase or round) or the class
-    ended, redraw the whole page."""
+def watch(code: str, drawn: tuple) -> None:
+    """Every POLL_SECONDS: when the lecturer has moved (step, phase, round or the step's
+    answers, `drawn` as `shown_as` gives them) or the class ended, redraw the page."""
     try:
         state = class_store().state(code)
     except ClassStoreError:
         st.rerun(scope="app")
-    if (state.step, state.phase, state.round) != drawn:
+    if shown_as(state) != drawn:
         st.rerun(scope="app")
+
+
+def shown_as(state: PublicState) -> tuple:
+    """What a student's screen draws from the class's state."""
+    return state.step, state.phase, state.round, tuple(state.votes)
 
 
 def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
     """The lecturer's step on the student's screen, phone first: the question and the
-    vote on top, then the reveal, then the step's view."""
+    vote on top, then the reveal, then the step's view. When this screen's view asks
+    about other answers than the class's (the projector has another sentence or
+    setting), the question is left to the projector rather than shown wrong."""
     st.header(step.text.title)
     try:
         view = step.view(scenario, lesson.control_value(step, scenario))
-    except ValueError as error:
-        st.info(f"This step cannot use this sentence: {literal(str(error))}")
-        return
-    st.markdown(f"**The question:** {fill(step.text.question, view.facts, literal)}")
+    except ValueError:
+        view = None
+    if view is None:
+        st.markdown("**The question is on the projector.**")
+    elif list(view.quiz.options) == list(state.votes):
+        st.markdown(f"**The question:** {fill(step.text.question, view.facts, literal)}")
+    else:
+        st.markdown(f"**The question is on the projector.** {OTHER_VIEW}")
     vote(state.code, state)
-    revealed(step, view, state)
-    lesson.figure(step.text, view, state.step, present=False)
+    if view is not None:
+        revealed(step, view, state)
+        lesson.figure(step.text, view, state.step, present=False)
 
 
 def join_by_code() -> None:
