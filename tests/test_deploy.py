@@ -213,6 +213,18 @@ def test_compose_puts_sticky_nginx_in_front_of_health_checked_replicas():
     assert "proxy_set_header Upgrade $http_upgrade;" in conf
 
 
+def test_compose_replicas_share_one_durable_class_store():
+    """Every replica reads and writes the live class in the redis service, which keeps it
+    on a volume with appendonly (a per-container SQLite file would split the class)."""
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    app, redis = compose["services"]["app"], compose["services"]["redis"]
+    assert app["environment"]["HEADSPACES_CLASS_STORE"] == "redis://redis:6379/0"
+    assert app["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert "--appendonly" in redis["command"] and "yes" in redis["command"]
+    volume = next(v.split(":") for v in redis["volumes"] if v.endswith(":/data"))
+    assert volume[0] in compose["volumes"]
+
+
 def _dockerfile_stages() -> list[list[str]]:
     """The Dockerfile's stages, each a list of instructions with continuation lines joined."""
     text = re.sub(r"\\\n\s*", " ", (DEPLOY / "Dockerfile").read_text())
