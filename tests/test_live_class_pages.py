@@ -9,7 +9,9 @@ lecturer's secret appears in no page and no URL."""
 from __future__ import annotations
 
 import pytest
+import redis
 
+from classroom.redis_store import RedisClassStore
 from classroom.sqlite_store import SQLiteClassStore
 from tests.apptest import chart, open_page
 from ui.live_class import LECTURER
@@ -26,6 +28,21 @@ def store(tmp_path, monkeypatch):
     path = tmp_path / "classes.sqlite3"
     monkeypatch.setenv("HEADSPACES_CLASS_STORE", f"sqlite://{path}")
     store = SQLiteClassStore(path)
+    yield store
+    store.close()
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def any_store(request, monkeypatch):
+    """The store on each backend: SQLite in a tmp dir, or a redis-server of our own."""
+    if request.param == "sqlite":
+        yield request.getfixturevalue("store")
+        return
+    server = request.getfixturevalue("redis_server")
+    with redis.Redis.from_url(server.url) as client:
+        client.flushdb()
+    monkeypatch.setenv("HEADSPACES_CLASS_STORE", server.url)
+    store = RedisClassStore.from_url(server.url)
     yield store
     store.close()
 
@@ -76,7 +93,8 @@ def bars(at) -> dict[int, list[int]]:
     return {int(t["name"].split()[-1]): t["x"] for t in figure["data"]}
 
 
-def test_a_class_from_start_to_close(store):
+def test_a_class_from_start_to_close(any_store):
+    store = any_store
     lecturer, code = start_class()
     secret = lecturer.session_state[LECTURER].secret
     assert len(code) == 6 and secret not in str(lecturer.query_params)
