@@ -115,6 +115,8 @@ def class_panel(view) -> None:
     if lecturer is None:
         with again:
             live_class.start_button(n, number, list(view.quiz.options))
+        if closed := live_class.closed_class():
+            live_class.results_button(closed)
         return
     state = sync_class(view)
     if state is None:
@@ -123,7 +125,11 @@ def class_panel(view) -> None:
         live_class.vote_again_button(lecturer, state, step.text.id)
     live_class.join_panel(lecturer)
     live_class.live_counts(lecturer)
-    live_class.close_button(lecturer)
+    close, results = st.columns(2)
+    with close:
+        live_class.close_button(lecturer)
+    with results:
+        live_class.results_button(lecturer)
 
 
 navigation()

@@ -14,7 +14,7 @@ import redis
 from classroom.redis_store import RedisClassStore
 from classroom.sqlite_store import SQLiteClassStore
 from tests.apptest import chart, open_page
-from ui.live_class import LECTURER
+from ui.live_class import LECTURER, results_file
 from ui.live_student import DEVICE
 
 PAGE = "pages/lesson.py"
@@ -148,6 +148,11 @@ def test_a_class_from_start_to_close(any_store):
     assert any("This class has ended" in text for text in texts(students[1]))
     results = {(r.step, r.round): r.votes for r in store.results(code, secret)}
     assert results == {(2, 1): {options[0]: 2}, (2, 2): {options[1]: 1}}
+    # The closed class's results stay downloadable on the projector.
+    (download,) = lecturer.get("download_button")
+    assert code in download.proto.label and secret not in download.proto.label
+    rows = results_file(store, lecturer.session_state["live_class_closed"]).decode()
+    assert rows.splitlines()[1:] == [f"2,1,{options[0]},2,2", f"2,2,{options[1]},1,1"]
 
 
 def test_a_students_page_never_offers_a_lecturer_control(store):

@@ -5,6 +5,7 @@ The lecturer's secret lives only in this session's state: never in the URL or th
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 from collections.abc import Sequence
@@ -15,12 +16,14 @@ import streamlit as st
 from attention.figures.live_class import vote_bars
 from attention.teaching.narration import live_class as words
 from classroom import STORE_SETTING, open_store
+from classroom.results_csv import results_csv
 from classroom.store import ClassStore, ClassStoreError, OpenedClass, PublicState
 from ui import lesson, url_params
 from ui.charts import show_chart
 
 CLASS_PARAM = "class"
 LECTURER = "live_class_lecturer"  # session: the OpenedClass this session drives
+CLOSED = "live_class_closed"  # session: the class this session closed (for its results)
 _NOTICE = "live_class_notice"  # session: a message for the next run (a refused action)
 # How often an open page asks the store for news (students: the lecturer's step and
 # phase; the projector: joined and votes). A poll, acceptable for this slice.
@@ -146,6 +149,30 @@ def close_button(opened: OpenedClass) -> None:
     st.button("Close the class", on_click=_close, args=(opened,), key="live_close")
 
 
+def closed_class() -> OpenedClass | None:
+    """The class this session closed last, whose results it may still download."""
+    return st.session_state.get(CLOSED)
+
+
+def results_button(opened: OpenedClass) -> None:
+    """The class's results as CSV (per step and round: counts per option, answered),
+    built only when clicked."""
+    st.download_button(
+        f"Results of class {opened.code} (CSV)",
+        functools.partial(results_file, class_store(), opened),
+        file_name=f"head-spaces-class-{opened.code}.csv",
+        mime="text/csv",
+        on_click="ignore",
+        key="live_results",
+    )
+
+
+def results_file(store: ClassStore, opened: OpenedClass) -> bytes:
+    """The results CSV; Streamlit runs it on its own thread when the button is clicked,
+    so it reads nothing from the session."""
+    return results_csv(store.results(opened.code, opened.secret)).encode("utf-8")
+
+
 def _close(opened: OpenedClass) -> None:
     try:
         class_store().close_class(opened.code, opened.secret)
@@ -153,6 +180,7 @@ def _close(opened: OpenedClass) -> None:
         refused(error)
         return
     del st.session_state[LECTURER]
+    st.session_state[CLOSED] = opened
     if CLASS_PARAM in st.query_params:
         del st.query_params[CLASS_PARAM]
     st.session_state[_NOTICE] = f"Class {opened.code} is closed: its students see that it ended."

@@ -27,9 +27,9 @@ def vote_bars(
             "name": f"round {round}",
             "marker": {"color": ROUND_COLORS[round]},
             "text": [counts.get(option, 0) for option in options],
-            "textposition": "inside",
-            "insidetextanchor": "end",
+            "textposition": "outside",  # thin bars would shrink a count drawn inside
             "textangle": 0,
+            "cliponaxis": False,
             "hovertemplate": "%{y}<br>round " + str(round) + ": %{x} students<extra></extra>",
         }
         for round, counts in sorted(rounds.items())
@@ -40,7 +40,7 @@ def vote_bars(
         "height": height,
         "barmode": "group",
         "bargap": 0.15,
-        "margin": {**CHART_MARGIN, "t": 30, "b": 40},
+        "margin": {**CHART_MARGIN, "t": 30, "b": 40, "r": 30},
         "xaxis": {
             "title": {"text": "students"},
             "rangemode": "tozero",
