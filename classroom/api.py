@@ -1,5 +1,6 @@
 """The live class's HTTP endpoints, as Starlette routes for st.App (mounted by main.py):
 GET /api/classes/CODE answers the class's public state as JSON (no secret, no device id);
+GET /api/classes/CODE/events streams what students' screens draw (classroom.events);
 GET /api/classes/CODE/results.csv answers the lecturer only, whose secret comes in the
 `Authorization: Bearer SECRET` header (never in the URL, which logs and QR codes keep).
 A refused request gets {"error": "..."} with the store error's status (400 malformed code,
@@ -9,9 +10,10 @@ from __future__ import annotations
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from classroom.events import STREAM_SECONDS, ClassWatchers
 from classroom.results_csv import results_csv
 from classroom.store import ClassStore, ClassStoreError, NotAllowedError
 
@@ -19,8 +21,10 @@ from classroom.store import ClassStore, ClassStoreError, NotAllowedError
 _HEADERS = {"Cache-Control": "no-store"}
 
 
-def class_routes(store: ClassStore) -> list[Route]:
-    """The routes reading `store` (the blocking store calls run in a worker thread)."""
+def class_routes(store: ClassStore, stream_seconds: float = STREAM_SECONDS) -> list[Route]:
+    """The routes reading `store` (the blocking store calls run in a worker thread);
+    an events stream lasts `stream_seconds` before the browser reconnects."""
+    watchers = ClassWatchers(store)
 
     async def class_state(request: Request) -> JSONResponse:
         try:
@@ -28,6 +32,17 @@ def class_routes(store: ClassStore) -> list[Route]:
         except ClassStoreError as error:
             return JSONResponse({"error": str(error)}, status_code=error.status, headers=_HEADERS)
         return JSONResponse(state.to_json(), headers=_HEADERS)
+
+    async def class_events(request: Request) -> Response:
+        try:  # a bad, unknown or closed code: an error the browser does not retry
+            state = await run_in_threadpool(store.state, request.path_params["code"])
+        except ClassStoreError as error:
+            return JSONResponse({"error": str(error)}, status_code=error.status, headers=_HEADERS)
+        return StreamingResponse(
+            watchers.stream(state.code, stream_seconds),
+            media_type="text/event-stream",
+            headers={**_HEADERS, "X-Accel-Buffering": "no"},  # nginx: pass each event on
+        )
 
     async def class_results(request: Request) -> Response:
         scheme, _, secret = request.headers.get("authorization", "").partition(" ")
@@ -43,5 +58,6 @@ def class_routes(store: ClassStore) -> list[Route]:
 
     return [
         Route("/api/classes/{code}", class_state, methods=["GET"]),
+        Route("/api/classes/{code}/events", class_events, methods=["GET"]),
         Route("/api/classes/{code}/results.csv", class_results, methods=["GET"]),
     ]

@@ -34,7 +34,7 @@ if student:
         st.session_state[lesson.STEP_KEY] = min(state.step, n)
         live_student.show_step(LESSON_STEPS[min(state.step, n) - 1], scenario, state)
         live_student.explore_button()
-        live_student.watch(code, live_student.shown_as(state))
+        live_student.follow_pushes(state)
         st.stop()
     live_student.follow_button(state)
 number = st.session_state[lesson.STEP_KEY]

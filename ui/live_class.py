@@ -25,8 +25,8 @@ CLASS_PARAM = "class"
 LECTURER = "live_class_lecturer"  # session: the OpenedClass this session drives
 CLOSED = "live_class_closed"  # session: the class this session closed (for its results)
 _NOTICE = "live_class_notice"  # session: a message for the next run (a refused action)
-# How often an open page asks the store for news (students: the lecturer's step and
-# phase; the projector: joined and votes). A poll, acceptable for this slice.
+# How often the projector asks the store for joined, answered and the votes: one page
+# per class, so a poll (students' screens follow by push: classroom/events.py).
 POLL_SECONDS = 1.0
 
 

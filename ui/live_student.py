@@ -1,7 +1,8 @@
 """A student's screen in a live class: a device id kept by the browser, the lecturer's
-step and phase (followed by polling the store every POLL_SECONDS: acceptable for this
-slice), the vote on the step's answers (acknowledged only once the store has it), the
-reveal, and "Explore alone" / "Follow the lecturer". No lecturer control is drawn here."""
+step and phase (pushed: the browser listens to the class's server-sent events and reruns
+the page when they differ from what it draws), the vote on the step's answers
+(acknowledged only once the store has it), the reveal, and "Explore alone" / "Follow the
+lecturer". No lecturer control is drawn here."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ import streamlit as st
 from attention.teaching.lesson.content import fill
 from attention.teaching.markdown import literal
 from attention.teaching.narration import live_class as words
+from classroom.events import screen_of
 from classroom.store import ClassStoreError, PublicState
 from ui import lesson, url_params
 from ui.lesson import LessonStep
-from ui.live_class import CLASS_PARAM, POLL_SECONDS, class_store
+from ui.live_class import CLASS_PARAM, class_store
 from ui.scenario import Scenario
 
 DEVICE = "live_device_id"  # session: this browser's device id, once the browser said it
@@ -28,6 +30,11 @@ _TYPED_ERROR = "live_typed_code_error"
 OTHER_VIEW = (
     "This screen computes the step for its own sentence and settings, which differ from "
     "the projector's, so its picture may differ too."
+)
+_push_component = st.components.v2.component(
+    "head_spaces_class_push",
+    html="",
+    js=(Path(__file__).parent / "components" / "class_push.js").read_text(encoding="utf-8"),
 )
 _device_component = st.components.v2.component(
     "head_spaces_class_device",
@@ -164,21 +171,18 @@ def revealed(step: LessonStep, view, state: PublicState) -> None:
         st.markdown(line)
 
 
-@st.fragment(run_every=POLL_SECONDS)
-def watch(code: str, drawn: tuple) -> None:
-    """Every POLL_SECONDS: when the lecturer has moved (step, phase, round or the step's
-    answers, `drawn` as `shown_as` gives them) or the class ended, redraw the page."""
-    try:
-        state = class_store().state(code)
-    except ClassStoreError:
-        st.rerun(scope="app")
-    if shown_as(state) != drawn:
-        st.rerun(scope="app")
+def follow_pushes(state: PublicState) -> None:
+    """Rerun the page when the class's pushed screen differs from this one (the trigger
+    itself reruns the script)."""
+    _push_component(
+        key="live_push",
+        data={"url": f"/api/classes/{state.code}/events", "drawn": screen_of(state)},
+        on_moved_change=_moved,
+    )
 
 
-def shown_as(state: PublicState) -> tuple:
-    """What a student's screen draws from the class's state."""
-    return state.step, state.phase, state.round, tuple(state.votes)
+def _moved() -> None:
+    """on_moved_change: the rerun the trigger starts draws the class as it is now."""
 
 
 def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
