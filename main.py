@@ -3,6 +3,7 @@ HTTP routes (classroom.api) beside Streamlit's own. `streamlit run main.py` find
 and serves it with uvicorn; `make run`, `make serve`, the Docker image and the browser
 tests all start this file. AppTest runs app.py itself."""
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -10,14 +11,18 @@ import streamlit as st
 
 from classroom import open_store
 from classroom.api import class_routes
+from classroom.events import ClassWatchers, stop_on_signals
 
 _store = open_store()
+_watchers = ClassWatchers(_store)
 
 
 @asynccontextmanager
-async def _close_store(_app: st.App) -> AsyncIterator[None]:
+async def _lifespan(_app: st.App) -> AsyncIterator[None]:
+    """Open event streams end as soon as the server is told to stop; the store closes last."""
+    stop_on_signals(asyncio.get_running_loop(), _watchers.stop)
     yield
     _store.close()
 
 
-app = st.App("app.py", routes=class_routes(_store), lifespan=_close_store)
+app = st.App("app.py", routes=class_routes(_store, _watchers), lifespan=_lifespan)

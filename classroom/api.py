@@ -21,10 +21,15 @@ from classroom.store import ClassStore, ClassStoreError, NotAllowedError
 _HEADERS = {"Cache-Control": "no-store"}
 
 
-def class_routes(store: ClassStore, stream_seconds: float = STREAM_SECONDS) -> list[Route]:
+def class_routes(
+    store: ClassStore,
+    watchers: ClassWatchers | None = None,
+    stream_seconds: float = STREAM_SECONDS,
+) -> list[Route]:
     """The routes reading `store` (the blocking store calls run in a worker thread);
-    an events stream lasts `stream_seconds` before the browser reconnects."""
-    watchers = ClassWatchers(store)
+    events come from `watchers` (new ones by default), each stream lasting
+    `stream_seconds` before the browser reconnects."""
+    watchers = watchers or ClassWatchers(store)
 
     async def class_state(request: Request) -> JSONResponse:
         try:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+import signal
+import threading
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from starlette.concurrency import run_in_threadpool
@@ -58,6 +60,13 @@ class ClassWatchers:
         self._store = store
         self._watch_seconds = watch_seconds
         self._watches: dict[str, _Watch] = {}
+        self._stopping = False
+
+    def stop(self) -> None:
+        """End every stream now (the server is stopping) and refuse new ones."""
+        self._stopping = True
+        for watch in self._watches.values():
+            watch.changed.set()
 
     async def _run(self, code: str, watch: _Watch) -> None:
         while watch.listeners:
@@ -85,7 +94,7 @@ class ClassWatchers:
         seen = 0
         try:
             yield f"retry: {RETRY_MS}\n\n"
-            while (left := deadline - loop.time()) > 0:
+            while (left := deadline - loop.time()) > 0 and not self._stopping:
                 if watch.version != seen and watch.latest is not None:
                     seen = watch.version
                     yield f"data: {watch.latest}\n\n"
@@ -97,3 +106,21 @@ class ClassWatchers:
                     yield ": keep-alive\n\n"
         finally:
             watch.listeners -= 1
+
+
+def stop_on_signals(loop: asyncio.AbstractEventLoop, stop: Callable[[], None]) -> None:
+    """Call `stop` on the loop at SIGINT/SIGTERM, then the handler already installed (the
+    server's own). A stopping uvicorn waits for open responses, so without this an open
+    stream would hold a worker's shutdown for up to STREAM_SECONDS. Only the main thread
+    can set handlers; elsewhere (tests) this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        previous = signal.getsignal(sig)
+
+        def handler(signum: int, frame: object, previous: object = previous) -> None:
+            loop.call_soon_threadsafe(stop)
+            if callable(previous):
+                previous(signum, frame)
+
+        signal.signal(sig, handler)

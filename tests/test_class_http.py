@@ -1,7 +1,8 @@
 """The live class's endpoints over real HTTP on `streamlit run main.py` (the entry every
 launcher starts): the public state follows the store, results.csv answers only the
-lecturer's secret sent in the Authorization header, never one in the URL, and the
-Streamlit app itself still answers beside the routes."""
+lecturer's secret sent in the Authorization header, never one in the URL, the events
+stream answers and ends when the server stops, and the Streamlit app itself still answers
+beside the routes."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import csv
 import io
 import json
 import os
+import time
 import urllib.error
 import urllib.request
 
@@ -110,3 +112,30 @@ def test_results_answer_only_the_lecturers_header(served):
 def test_the_app_still_answers_beside_the_routes(served):
     status, kind, body = _get(f"{served[0]}/")
     assert status == 200 and kind.startswith("text/html") and "<noscript>" in body
+
+
+def test_events_stream_over_http_and_end_when_the_server_stops(tmp_path, monkeypatch):
+    """A student's stream answers through main.py; a worker told to stop ends its open
+    streams at once instead of waiting for them (uvicorn waits for open responses)."""
+    path = tmp_path / "classes.sqlite3"
+    monkeypatch.setenv("HEADSPACES_CLASS_STORE", f"sqlite://{path}")
+    proc = start_app(free_port())
+    port = proc.args[proc.args.index("--server.port") + 1]
+    store = SQLiteClassStore(path)
+    opened = store.open_class(3, ["yes", "no"])
+    try:
+        with urllib.request.urlopen(
+            f"http://127.0.0.1:{port}/api/classes/{opened.code}/events", timeout=10
+        ) as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            assert stream.readline() == b"retry: 1000\n" and stream.readline() == b"\n"
+            first = json.loads(stream.readline().decode().removeprefix("data: "))
+            assert first == {"step": 1, "phase": "asking", "round": 1, "options": ["yes", "no"]}
+            stopped = time.monotonic()
+            proc.terminate()
+            proc.wait(timeout=10)
+            assert time.monotonic() - stopped < 5
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        store.close()
