@@ -223,7 +223,9 @@ def _join_typed() -> None:
     typed = st.session_state.get("live_join_code", "")
     value, problem = url_params.row(CLASS_PARAM).read(typed.strip())
     if problem or not value:
-        st.session_state[_TYPED_ERROR] = "A class code has 4 to 8 letters and digits: check it."
+        st.session_state[_TYPED_ERROR] = (
+            "A class code has 4 to 8 letters and digits, with no 0, O, 1, I or L: check it."
+        )
         return
     st.query_params[CLASS_PARAM] = value
 

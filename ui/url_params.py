@@ -224,7 +224,7 @@ ROWS = (
         "class",
         "",
         _class_code,
-        "a class code of 4 to 8 letters and digits",
+        "a class code: 4 to 8 letters and digits, with no 0, O, 1, I or L",
         fallback="no class joined",
     ),
     Param(
