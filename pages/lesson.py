@@ -26,17 +26,7 @@ for notice in (lesson.url_notice(), class_notice, live_class.notice()):
 
 n = len(LESSON_STEPS)
 if student:
-    state = live_student.joined_state(code)
-    if state is None:
-        st.stop()
-    if not live_student.detached():
-        live_student.status(state)
-        st.session_state[lesson.STEP_KEY] = min(state.step, n)
-        live_student.show_step(LESSON_STEPS[min(state.step, n) - 1], scenario, state)
-        live_student.explore_button()
-        live_student.follow_pushes(state)
-        st.stop()
-    live_student.follow_button(state)
+    live_student.follow_the_class(code, scenario, LESSON_STEPS)  # stops unless exploring
 number = st.session_state[lesson.STEP_KEY]
 step = LESSON_STEPS[number - 1]
 lesson.write_url(number, present)

@@ -11,6 +11,7 @@ from pathlib import Path
 import streamlit as st
 
 from attention.teaching.lesson.content import fill
+from attention.teaching.lesson.steps import StepView
 from attention.teaching.markdown import literal
 from attention.teaching.narration import live_class as words
 from classroom.events import screen_of
@@ -156,7 +157,7 @@ def _send_vote(code: str, step: int, round: int, key: str) -> None:
     st.session_state.setdefault(_RECEIPTS, {})[(code, step, round)] = choice
 
 
-def revealed(step: LessonStep, view, state: PublicState) -> None:
+def revealed(step: LessonStep, view: StepView, state: PublicState) -> None:
     """After the lecturer's Reveal: the right answer and what to notice, computed from
     this screen's view when it asked the same question as the class."""
     if state.phase != "revealed":
@@ -205,6 +206,24 @@ def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
     if view is not None:
         revealed(step, view, state)
         lesson.figure(step.text, view, state.step, present=False)
+
+
+def follow_the_class(code: str, scenario: Scenario, steps: list[LessonStep]) -> None:
+    """A student's page: join, then draw the lecturer's step and stop the script; while
+    exploring alone, only the button back, and the Lesson's own page goes on below."""
+    state = joined_state(code)
+    if state is None:
+        st.stop()
+    if detached():
+        follow_button(state)
+        return
+    number = min(state.step, len(steps))
+    status(state)
+    st.session_state[lesson.STEP_KEY] = number
+    show_step(steps[number - 1], scenario, state)
+    explore_button()
+    follow_pushes(state)
+    st.stop()
 
 
 def join_by_code() -> None:
