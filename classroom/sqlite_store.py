@@ -24,6 +24,9 @@ CREATE TABLE IF NOT EXISTS classes (
 CREATE TABLE IF NOT EXISTS devices (
     code TEXT NOT NULL, device TEXT NOT NULL, PRIMARY KEY (code, device)
 );
+CREATE TABLE IF NOT EXISTS detached (
+    code TEXT NOT NULL, device TEXT NOT NULL, PRIMARY KEY (code, device)
+);
 CREATE TABLE IF NOT EXISTS votes (
     code TEXT NOT NULL, step INTEGER NOT NULL, round INTEGER NOT NULL,
     device TEXT NOT NULL, option TEXT NOT NULL, PRIMARY KEY (code, step, round, device)
@@ -128,8 +131,11 @@ class SQLiteClassStore(store.LecturerSteps):
         (joined,) = db.execute(
             "SELECT COUNT(*) FROM devices WHERE code = ?", (record.code,)
         ).fetchone()
+        (detached,) = db.execute(
+            "SELECT COUNT(*) FROM detached WHERE code = ?", (record.code,)
+        ).fetchone()
         answers = self._answers(db, record.code, record.step, record.round)
-        return store.public_state(record, joined, answers)
+        return store.public_state(record, joined, answers, detached)
 
     def open_class(self, steps: int, options: Sequence[str] = ()) -> OpenedClass:
         while True:
@@ -179,6 +185,24 @@ class SQLiteClassStore(store.LecturerSteps):
             record = store.require_open(self._record(db, code))
             db.execute("INSERT OR IGNORE INTO devices VALUES (?, ?)", (code, device))
             return self._public(db, record)
+
+    def set_detached(self, code: str, device: str, detached: bool) -> PublicState:
+        code, device = store.normalise_code(code), store.check_device(device)
+        with self._write() as db:
+            record = store.require_open(self._record(db, code))
+            self._require_joined(db, code, device)
+            if detached:
+                db.execute("INSERT OR IGNORE INTO detached VALUES (?, ?)", (code, device))
+            else:
+                db.execute("DELETE FROM detached WHERE code = ? AND device = ?", (code, device))
+            return self._public(db, record)
+
+    @staticmethod
+    def _require_joined(db: sqlite3.Connection, code: str, device: str) -> None:
+        if not db.execute(
+            "SELECT 1 FROM devices WHERE code = ? AND device = ?", (code, device)
+        ).fetchone():
+            raise store.VoteRefusedError("Join the class first.")
 
     def vote(self, code: str, device: str, step: int, round: int, option: str) -> PublicState:
         code, device = store.normalise_code(code), store.check_device(device)

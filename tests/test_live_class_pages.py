@@ -166,13 +166,18 @@ def test_a_students_page_never_offers_a_lecturer_control(store):
     assert "Step 1 of 12" in " ".join(texts(student))
     assert store.state(code).step == 1
     assert not any(secret in text for text in texts(student))
-    # Exploring alone: the Lesson's own navigation, still no class control.
+    # Exploring alone: the Lesson's own navigation, still no class control; the projector
+    # counts it.
     ok(student.button(key="live_explore").click().run())
+    assert store.state(code).detached == 1
+    ok(lecturer.run())
+    assert any("**1** exploring alone" in text for text in texts(lecturer))
     assert not keys(student) & LECTURER_CONTROLS and "present" not in keys(student)
     press(student, "Next ▶")
     assert store.state(code).step == 1  # the student moved alone, not the class
     ok(student.button(key="live_follow").click().run())
     assert "Step 1 of 12" in " ".join(texts(student))
+    assert store.state(code).detached == 0
 
 
 def test_a_vote_for_a_closed_round_or_another_step_changes_nothing(store):

@@ -216,7 +216,7 @@ def live_counts(opened: OpenedClass) -> None:
     except ClassStoreError as error:
         st.info(str(error))
         return
-    st.markdown(words.class_counts(state.joined, state.answered))
+    st.markdown(words.class_counts(state.joined, state.answered, state.detached))
     options = list(state.votes)
     if not options:
         return

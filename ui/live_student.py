@@ -6,6 +6,7 @@ lecturer". No lecturer control is drawn here."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import streamlit as st
@@ -88,22 +89,35 @@ def follow_button(state: PublicState) -> None:
     st.button(
         f"Follow the lecturer (step {state.step})",
         on_click=_follow,
-        args=(state.step,),
+        args=(state.code, state.step),
         key="live_follow",
         type="primary",
     )
 
 
-def _follow(step: int) -> None:
+def _follow(code: str, step: int) -> None:
     st.session_state[DETACHED] = False
     st.session_state[lesson.STEP_KEY] = step
+    _tell_the_class(code, detached=False)
 
 
-def explore_button() -> None:
+def _explore(code: str) -> None:
+    st.session_state[DETACHED] = True
+    _tell_the_class(code, detached=True)
+
+
+def _tell_the_class(code: str, detached: bool) -> None:
+    """Let the projector count who explores alone. Only a count: when the store refuses
+    (the class ended), the next run says so anyway."""
+    with contextlib.suppress(ClassStoreError):
+        class_store().set_detached(code, st.session_state.get(DEVICE, ""), detached)
+
+
+def explore_button(code: str) -> None:
     st.button(
         "Explore alone",
-        on_click=st.session_state.__setitem__,
-        args=(DETACHED, True),
+        on_click=_explore,
+        args=(code,),
         key="live_explore",
         help="Move through the Lesson yourself; one tap brings you back to the class.",
     )
@@ -221,7 +235,7 @@ def follow_the_class(code: str, scenario: Scenario, steps: list[LessonStep]) -> 
     status(state)
     st.session_state[lesson.STEP_KEY] = number
     show_step(steps[number - 1], scenario, state)
-    explore_button()
+    explore_button(code)
     follow_pushes(state)
     st.stop()
 
