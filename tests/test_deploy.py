@@ -27,6 +27,7 @@ DEPLOY = ROOT / "deploy"
 K8S = DEPLOY / "k8s"
 KUBERNETES_VERSION = "1.33.0"
 HEALTH = "/_stcore/health"
+REDIS = "head-spaces-redis"
 PINNED_BASE = re.compile(r"^FROM python:3\.11-slim-bookworm@sha256:[0-9a-f]{64}( AS \w+)?$")
 
 
@@ -41,7 +42,8 @@ def _all_docs() -> list[dict]:
 
 
 def _manifests() -> dict[str, dict]:
-    return {doc["kind"]: doc for doc in _all_docs()}
+    """The app's own objects by kind (the class store's Redis, redis.yaml, left out)."""
+    return {doc["kind"]: doc for doc in _all_docs() if doc["metadata"]["name"] != REDIS}
 
 
 def test_kubernetes_manifests_validate_against_the_pinned_schema():
@@ -71,6 +73,22 @@ def test_deployment_probes_health_and_bounds_resources():
         assert container[probe]["httpGet"]["path"] == HEALTH
     for bound in ("requests", "limits"):
         assert {"cpu", "memory"} <= set(container["resources"][bound])
+
+
+def test_pods_share_one_durable_class_store():
+    """Every app pod reads the live class from the Redis of redis.yaml, which keeps it
+    with appendonly on a persistent volume (a pod's own SQLite file would split a class)."""
+    (container,) = _manifests()["Deployment"]["spec"]["template"]["spec"]["containers"]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    redis = {doc["kind"]: doc for doc in _all_docs() if doc["metadata"]["name"] == REDIS}
+    port = redis["Service"]["spec"]["ports"][0]["port"]
+    assert env["HEADSPACES_CLASS_STORE"] == f"redis://{REDIS}:{port}/0"
+    stateful = redis["StatefulSet"]["spec"]
+    (server,) = stateful["template"]["spec"]["containers"]
+    assert server["args"][server["args"].index("--appendonly") + 1] == "yes"
+    data = next(m for m in server["volumeMounts"] if m["mountPath"] == "/data")
+    claims = {claim["metadata"]["name"] for claim in stateful["volumeClaimTemplates"]}
+    assert data["name"] in claims
 
 
 def test_ingress_is_sticky_by_cookie_and_reaches_the_service():
