@@ -65,7 +65,7 @@ lock: | $(LOCK_VENV)/bin/pip-compile
 	} > requirements-model.lock
 
 run: $(VENV)/.installed
-	$(BIN)/python -m streamlit run app.py --server.port $(PORT) \
+	$(BIN)/python -m streamlit run main.py --server.port $(PORT) \
 		--browser.gatherUsageStats false
 
 # A class: WORKERS app processes on loopback ports behind nginx on PORT, sticky sessions,

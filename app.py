@@ -1,4 +1,5 @@
-"""Head Spaces: the Streamlit entry point — page navigation, theme and page CSS, nothing else.
+"""Head Spaces: the Streamlit script — page navigation, theme and page CSS, nothing else.
+main.py serves it inside st.App with the live class's routes; AppTest runs it directly.
 Every page draws the shared sidebar itself (ui.sidebar.scenario_sidebar)."""
 
 import streamlit as st

@@ -56,12 +56,13 @@ class RedisClassStore(store.LecturerSteps):
         """Queue, last in a MULTI, the reads public_state needs."""
         pipe.scard(self._key(record.code, "devices"))
         pipe.hvals(self._key(record.code, "votes", record.step, record.round))
+        pipe.scard(self._key(record.code, "detached"))
 
     @staticmethod
     def _public(record: ClassRecord, replies: list) -> PublicState:
-        """The public state from a MULTI whose last two replies are _queue_public_reads'."""
-        joined, answers = replies[-2:]
-        return store.public_state(record, joined, answers)
+        """The public state from a MULTI whose last three replies are _queue_public_reads'."""
+        joined, answers, detached = replies[-3:]
+        return store.public_state(record, joined, answers, detached)
 
     def open_class(self, steps: int, options: Sequence[str] = ()) -> OpenedClass:
         while True:
@@ -136,6 +137,23 @@ class RedisClassStore(store.LecturerSteps):
             record = store.require_open(self._load(pipe, code))
             pipe.multi()
             pipe.sadd(self._key(code, "devices"), device)
+            self._queue_public_reads(pipe, record)
+            return self._public(record, pipe.execute())
+
+        return self._retrying(attempt, self._key(code))
+
+    def set_detached(self, code: str, device: str, detached: bool) -> PublicState:
+        code, device = store.normalise_code(code), store.check_device(device)
+
+        def attempt(pipe: Pipeline) -> PublicState:
+            record = store.require_open(self._load(pipe, code))
+            if not pipe.sismember(self._key(code, "devices"), device):
+                raise store.VoteRefusedError("Join the class first.")
+            pipe.multi()
+            if detached:
+                pipe.sadd(self._key(code, "detached"), device)
+            else:
+                pipe.srem(self._key(code, "detached"), device)
             self._queue_public_reads(pipe, record)
             return self._public(record, pipe.execute())
 

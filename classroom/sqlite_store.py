@@ -4,6 +4,7 @@ BEGIN IMMEDIATE transaction, so several processes never interleave a read-check-
 
 from __future__ import annotations
 
+import queue
 import sqlite3
 import threading
 import time
@@ -23,6 +24,9 @@ CREATE TABLE IF NOT EXISTS classes (
 CREATE TABLE IF NOT EXISTS devices (
     code TEXT NOT NULL, device TEXT NOT NULL, PRIMARY KEY (code, device)
 );
+CREATE TABLE IF NOT EXISTS detached (
+    code TEXT NOT NULL, device TEXT NOT NULL, PRIMARY KEY (code, device)
+);
 CREATE TABLE IF NOT EXISTS votes (
     code TEXT NOT NULL, step INTEGER NOT NULL, round INTEGER NOT NULL,
     device TEXT NOT NULL, option TEXT NOT NULL, PRIMARY KEY (code, step, round, device)
@@ -36,55 +40,66 @@ _FIELDS = ("code", "secret_hash", "steps", "step", "round", "phase", "options", 
 
 
 class SQLiteClassStore(store.LecturerSteps):
-    """store.ClassStore in an SQLite file; one connection per thread."""
+    """store.ClassStore in an SQLite file. Connections are pooled: a transaction borrows
+    an idle one (or opens one) and gives it back, so the pool holds as many as ran at
+    once. (One per thread leaked: Streamlit runs each script run on a new thread.)"""
 
     def __init__(self, path: str | Path, clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._clock = clock
-        self._local = threading.local()
+        self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
         with self._write() as db:
             for statement in filter(str.strip, _SCHEMA.split(";")):
                 db.execute(statement)
 
-    def _connection(self) -> sqlite3.Connection:
-        db = getattr(self._local, "db", None)
-        if db is None:
-            # isolation_level=None: we issue BEGIN/COMMIT ourselves; timeout waits for
-            # another process's write lock instead of failing at once.
-            db = sqlite3.connect(
-                self.path, timeout=30, isolation_level=None, check_same_thread=False
-            )
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")  # an acknowledged vote survives a crash
-            self._local.db = db
-            with self._lock:
-                self._connections.append(db)
+    def _open_connection(self) -> sqlite3.Connection:
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves; timeout waits for
+        # another process's write lock instead of failing at once.
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")  # an acknowledged vote survives a crash
+        with self._lock:
+            self._connections.append(db)
         return db
+
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        """An idle pooled connection (or a new one) for one transaction."""
+        try:
+            db = self._idle.get_nowait()
+        except queue.Empty:
+            db = self._open_connection()
+        try:
+            yield db
+        finally:
+            if db.in_transaction:  # a COMMIT that failed: nothing half-done goes back
+                db.execute("ROLLBACK")
+            self._idle.put(db)
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """A write transaction that takes the file's write lock up front."""
-        db = self._connection()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+        with self._connection() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
         """A read transaction: one consistent snapshot."""
-        db = self._connection()
-        db.execute("BEGIN")
-        try:
-            yield db
-        finally:
-            db.execute("COMMIT")
+        with self._connection() as db:
+            db.execute("BEGIN")
+            try:
+                yield db
+            finally:
+                db.execute("COMMIT")
 
     @staticmethod
     def _record(db: sqlite3.Connection, code: str) -> ClassRecord | None:
@@ -116,8 +131,11 @@ class SQLiteClassStore(store.LecturerSteps):
         (joined,) = db.execute(
             "SELECT COUNT(*) FROM devices WHERE code = ?", (record.code,)
         ).fetchone()
+        (detached,) = db.execute(
+            "SELECT COUNT(*) FROM detached WHERE code = ?", (record.code,)
+        ).fetchone()
         answers = self._answers(db, record.code, record.step, record.round)
-        return store.public_state(record, joined, answers)
+        return store.public_state(record, joined, answers, detached)
 
     def open_class(self, steps: int, options: Sequence[str] = ()) -> OpenedClass:
         while True:
@@ -168,6 +186,24 @@ class SQLiteClassStore(store.LecturerSteps):
             db.execute("INSERT OR IGNORE INTO devices VALUES (?, ?)", (code, device))
             return self._public(db, record)
 
+    def set_detached(self, code: str, device: str, detached: bool) -> PublicState:
+        code, device = store.normalise_code(code), store.check_device(device)
+        with self._write() as db:
+            record = store.require_open(self._record(db, code))
+            self._require_joined(db, code, device)
+            if detached:
+                db.execute("INSERT OR IGNORE INTO detached VALUES (?, ?)", (code, device))
+            else:
+                db.execute("DELETE FROM detached WHERE code = ? AND device = ?", (code, device))
+            return self._public(db, record)
+
+    @staticmethod
+    def _require_joined(db: sqlite3.Connection, code: str, device: str) -> None:
+        if not db.execute(
+            "SELECT 1 FROM devices WHERE code = ? AND device = ?", (code, device)
+        ).fetchone():
+            raise store.VoteRefusedError("Join the class first.")
+
     def vote(self, code: str, device: str, step: int, round: int, option: str) -> PublicState:
         code, device = store.normalise_code(code), store.check_device(device)
         window = store.rate_window(self._clock())
@@ -204,4 +240,4 @@ class SQLiteClassStore(store.LecturerSteps):
             for db in self._connections:
                 db.close()
             self._connections.clear()
-        self._local = threading.local()
+        self._idle = queue.SimpleQueue()

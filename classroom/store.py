@@ -135,6 +135,7 @@ class PublicState:
     joined: int
     answered: int
     votes: dict[str, int]
+    detached: int = 0  # joined students exploring alone, not following the lecturer
 
     def to_json(self) -> dict[str, object]:
         """The body of GET /api/classes/CODE."""
@@ -145,6 +146,7 @@ class PublicState:
             "phase": self.phase,
             "round": self.round,
             "joined": self.joined,
+            "detached": self.detached,
             "answered": self.answered,
             "votes": dict(self.votes),
         }
@@ -202,6 +204,11 @@ class ClassStore(Protocol):
     def vote(self, code: str, device: str, step: int, round: int, option: str) -> PublicState:
         """Student: answer the current step and round; the device's latest answer wins.
         Returns once the store has the vote (the acknowledgement)."""
+        ...
+
+    def set_detached(self, code: str, device: str, detached: bool) -> PublicState:
+        """Student: exploring alone (True) or following the lecturer again (False);
+        the public state counts the devices exploring alone."""
         ...
 
     def close(self) -> None:
@@ -353,9 +360,11 @@ def check_rate(accepted_in_window: int) -> None:
         raise RateLimitedError("Too many answers at once: wait a few seconds.")
 
 
-def public_state(record: ClassRecord, joined: int, answers: Sequence[str]) -> PublicState:
-    """The public view of a record, given how many joined and the current round's
-    answers (one per device)."""
+def public_state(
+    record: ClassRecord, joined: int, answers: Sequence[str], detached: int = 0
+) -> PublicState:
+    """The public view of a record, given how many joined, the current round's answers
+    (one per device) and how many explore alone."""
     counts = Counter(answers)
     return PublicState(
         code=record.code,
@@ -366,6 +375,7 @@ def public_state(record: ClassRecord, joined: int, answers: Sequence[str]) -> Pu
         joined=joined,
         answered=len(answers),
         votes={option: counts.get(option, 0) for option in record.options},
+        detached=detached,
     )
 
 

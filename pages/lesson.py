@@ -1,11 +1,13 @@
 """The Lesson: the discussion as a guided walk, one question per step, the view that
-answers it, the measured numbers, and a question to check yourself."""
+answers it, the measured numbers, and a question to check yourself. In presenter mode it
+can run a live class (ui/live_class.py); a link with a class code makes it a student's
+screen that follows the lecturer (ui/live_student.py)."""
 
 import streamlit as st
 
 from attention.teaching.lesson.content import lesson_end
 from attention.teaching.markdown import literal
-from ui import lesson
+from ui import lesson, live_class, live_student
 from ui.lesson_end import final_slide
 from ui.lesson_keys import KEYS_HELP, keyboard
 from ui.lesson_steps import LESSON_STEPS
@@ -13,16 +15,22 @@ from ui.sidebar import scenario_sidebar
 
 scenario = scenario_sidebar()
 lesson.read_step_from_url()
-present = st.session_state[lesson.PRESENT_KEY]
+code, class_notice = live_class.class_from_url()
+lecturer = live_class.lecturing(code)
+student = bool(code) and lecturer is None  # a student never gets presenter controls
+present = st.session_state[lesson.PRESENT_KEY] and not student
 if present:
     st.set_page_config(initial_sidebar_state="collapsed")
     lesson.presenter_style()
-if notice := lesson.url_notice():
-    st.info(notice)
+for notice in (lesson.url_notice(), class_notice, live_class.notice()):
+    if notice:
+        st.info(notice)
 
 n = len(LESSON_STEPS)
 END_TITLE = f"{n + 1}. {lesson_end().title}"
 slides = lesson.step_count()  # the steps, then the last slide
+if student:
+    live_student.follow_the_class(code, scenario, LESSON_STEPS)  # stops unless exploring
 number = st.session_state[lesson.STEP_KEY]
 step = LESSON_STEPS[number - 1] if number <= n else None
 lesson.write_url(number, present)
@@ -43,6 +51,8 @@ def navigation() -> None:
         format_func=lambda k: f"{k}. {LESSON_STEPS[k - 1].text.title}" if k <= n else END_TITLE,
         label_visibility="collapsed",
     )
+    if student:
+        return  # presenter mode is the lecturer's
     mode.toggle(
         "Presenter",
         key=lesson.PRESENT_KEY,
@@ -84,7 +94,43 @@ def reset_button() -> None:
     )
 
 
+def sync_class(view):
+    """The running class follows this page: step, answers and reveal."""
+    revealed = lesson.phase(step.text.id) == lesson.REVEALED
+    return live_class.sync(lecturer, number, list(view.quiz.options), revealed)
+
+
+def class_panel(view) -> None:
+    """The presenter's Reveal beside Start a class; with a class running, Reveal, Vote
+    again and Close, the join code with its QR code, and the live counts."""
+    reveal, again = st.columns(2)
+    with reveal:
+        lesson.reveal_button(step.text.id)
+    if lecturer is None:
+        with again:
+            live_class.start_button(n, number, list(view.quiz.options))
+        if closed := live_class.closed_class():
+            live_class.results_button(closed)
+        return
+    state = sync_class(view)
+    if state is None:
+        return
+    with again:
+        live_class.vote_again_button(lecturer, state, step.text.id)
+    live_class.join_panel(lecturer)
+    live_class.live_counts(lecturer)
+    close, results = st.columns(2)
+    with close:
+        live_class.close_button(lecturer)
+    with results:
+        live_class.results_button(lecturer)
+
+
 navigation()
+if not present and not student and lecturer is None:
+    live_student.join_by_code()
+    if error := live_student.typed_code_error():
+        st.warning(error)
 if step is None:
     final_slide(LESSON_STEPS, scenario)
     if not present:
@@ -94,11 +140,13 @@ elif present:
     with words:
         view = words_and_controls()
         lesson.quiz(step.text, view)
-        lesson.reveal_button(step.text.id)
+        class_panel(view)
     with picture:
         lesson.figure(step.text, view, number, present=True)
 else:
     view = words_and_controls()
+    if lecturer is not None and sync_class(view) is not None:
+        st.caption(f"Class {lecturer.code} follows this page; Presenter shows its code and votes.")
     lesson.details(step.text, view)
     lesson.figure(step.text, view, number, present=False)
     lesson.quiz(step.text, view)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
-APP = ROOT / "app.py"
+APP = ROOT / "main.py"  # app.py inside st.App with the live class routes
 HEALTH = "/_stcore/health"
 
 

@@ -31,7 +31,8 @@ def _need_browser() -> None:
 
 @pytest.fixture(scope="session")
 def app_url():
-    """Base URL of the app served by `streamlit run app.py` for the whole session."""
+    """Base URL of the app served by `streamlit run main.py` (app.py inside st.App with
+    the live class routes) for the whole session."""
     _need_browser()
     proc = start_app(free_port())
     port = proc.args[proc.args.index("--server.port") + 1]

@@ -113,6 +113,7 @@ def test_a_new_class_asks_step_one_with_nobody_joined(store):
         "phase": "asking",
         "round": 1,
         "joined": 0,
+        "detached": 0,
         "answered": 0,
         "votes": {"head 1": 0, "head 2": 0, "both": 0},
     }
@@ -361,9 +362,30 @@ def test_the_public_state_has_no_secret_and_no_device_id(store):
         "phase",
         "round",
         "joined",
+        "detached",
         "answered",
         "votes",
     }
+
+
+def test_students_exploring_alone_are_counted_once_until_they_follow_again(store):
+    opened, devices = _class_with_students(store, 3)
+    assert store.set_detached(opened.code, devices[0], True).detached == 1
+    store.set_detached(opened.code, devices[0], True)  # a second tab: still one student
+    store.set_detached(opened.code, devices[1], True)
+    assert store.state(opened.code).detached == 2
+    assert store.set_detached(opened.code, devices[0], False).detached == 1
+    store.set_detached(opened.code, devices[0], False)
+    state = store.state(opened.code)
+    assert (state.detached, state.joined) == (1, 3)
+    with pytest.raises(VoteRefusedError):  # only a joined device
+        store.set_detached(opened.code, new_device_id(), True)
+    with pytest.raises(MalformedRequestError):
+        store.set_detached(opened.code, "<b>", True)
+    assert store.state(opened.code).detached == 1
+    store.close_class(opened.code, opened.secret)
+    with pytest.raises(ClassClosedError):
+        store.set_detached(opened.code, devices[2], True)
 
 
 def test_open_store_follows_the_setting(tmp_path, monkeypatch):
@@ -384,3 +406,31 @@ def test_open_store_reaches_redis(monkeypatch, redis_server):
     opened = store.open_class(2)
     assert store.state(opened.code).steps == 2  # a real server answered
     store.close()
+
+
+def test_sqlite_keeps_no_connection_per_thread(tmp_path):
+    """Streamlit runs every script run on a new thread: 40 short-lived threads reading
+    the store one after another must not leave 40 open files behind."""
+    path = tmp_path / "classes.sqlite3"
+    store = SQLiteClassStore(path)
+    opened = store.open_class(3, OPTIONS)
+
+    def open_files() -> int:
+        fds = Path("/proc/self/fd")
+        return sum(1 for fd in fds.iterdir() if str(path) in str(_target(fd)))
+
+    before = open_files()
+    for _ in range(40):
+        thread = threading.Thread(target=store.state, args=(opened.code,))
+        thread.start()
+        thread.join()
+    assert open_files() <= before + 1
+    store.close()
+    assert open_files() == 0
+
+
+def _target(fd: Path) -> str:
+    try:
+        return str(fd.readlink())
+    except OSError:  # the descriptor closed while listing
+        return ""

@@ -107,6 +107,12 @@ def reveal(step_id: str) -> None:
     st.session_state.setdefault(_PHASES, {})[step_id] = REVEALED
 
 
+def ask_again(step_id: str) -> None:
+    """The step asks again (a live class's second round): its answer hidden until the next
+    reveal."""
+    st.session_state.get(_PHASES, {}).pop(step_id, None)
+
+
 def current_step_id() -> str | None:
     """The shown step's id; None on the last slide, which has no question."""
     number = st.session_state[STEP_KEY]

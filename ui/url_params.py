@@ -24,6 +24,7 @@ from attention.teaching.narration.attention_maps import SOURCE_WEIGHTS, TRANSLAT
 from attention.teaching.narration.why_heads import PATTERN_NAMES, SCORE_LIMITS
 from attention.teaching.playground import BOUND, format_points, parse_points
 from attention.teaching.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
+from classroom.store import ClassStoreError, normalise_code
 
 MAX_TEXT_CHARS = 5000
 D_MODEL_CHOICES = (2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384)
@@ -174,6 +175,16 @@ def points(name: str, count: int) -> Param:
     return Param(name, "", parse, allowed, fallback="using the model's own positions")
 
 
+def _class_code(raw: str) -> str:
+    """A join code in capitals; "" (no class) stays ""."""
+    if raw == "":
+        return raw
+    try:
+        return normalise_code(raw)
+    except ClassStoreError as error:
+        raise ValueError from error
+
+
 def _step_count() -> int:
     return slide_count()  # the steps and the last slide
 
@@ -209,6 +220,13 @@ ROWS = (
         fallback="starting at step 1",
     ),
     flag("present", False),
+    Param(  # a live class's join code (ui/live_class.py); never the lecturer's secret
+        "class",
+        "",
+        _class_code,
+        "a class code: 4 to 8 letters and digits, with no 0, O, 1, I or L",
+        fallback="no class joined",
+    ),
     Param(
         "heads_off",
         "",

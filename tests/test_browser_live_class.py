@@ -1,0 +1,164 @@
+"""The live class in real headless Chromium on the served main.py (one process, and two
+workers behind nginx sharing an SQLite store, as `make serve WORKERS=2` runs it): a
+lecturer on a 1280×720 projector starts a class; two students (one on a 390×844 phone)
+open the join link the projector shows; they follow Next, vote, and see the Reveal; the
+projector counts them and draws the histogram; GET /api/classes/CODE agrees. Screenshots
+of the projector and the phone are saved to look at."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import urllib.request
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from attention.teaching.lesson.content import lesson_text
+from harness.browser import SCREENSHOTS, wait_until_drawn
+from serving.cluster import Cluster, logged_upstreams
+from serving.launch import free_port
+from serving.nginx import ROUTE_COOKIE
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+STEPS = len(lesson_text())
+FOLLOW_MS = 10_000  # a fresh page's first runs on a loaded 2-core machine get slack
+
+
+def shows(page, text: str, timeout_ms: int = FOLLOW_MS) -> float:
+    """Wait until the page's text includes `text`; the seconds it took."""
+    start = time.monotonic()
+    page.wait_for_function(
+        "(text) => document.body.innerText.includes(text)", arg=text, timeout=timeout_ms
+    )
+    return time.monotonic() - start
+
+
+def public_state(app_url: str, code: str) -> dict:
+    with urllib.request.urlopen(f"{app_url}/api/classes/{code}", timeout=10) as response:
+        return json.loads(response.read())
+
+
+def vote(page, option: str) -> None:
+    page.locator('[data-testid="stRadio"]').get_by_text(option, exact=True).click()
+    shows(page, "Your answer is in")
+
+
+@pytest.fixture(scope="module")
+def two_workers(nginx, tmp_path_factory):
+    """`make serve WORKERS=2`: two workers behind nginx, one SQLite class store."""
+    run_dir = tmp_path_factory.mktemp("serve-class")
+    before = os.environ.get("HEADSPACES_CLASS_STORE")
+    os.environ["HEADSPACES_CLASS_STORE"] = f"sqlite://{run_dir / 'classes.sqlite3'}"
+    try:
+        cluster = Cluster(2, free_port(), run_dir)
+        cluster.start()
+    finally:
+        if before is None:
+            del os.environ["HEADSPACES_CLASS_STORE"]
+        else:
+            os.environ["HEADSPACES_CLASS_STORE"] = before
+    yield cluster
+    cluster.stop()
+
+
+def phone_screen(chromium):
+    return chromium.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    ).new_page()
+
+
+@pytest.fixture
+def screens(chromium):
+    """(projector, a student's laptop, a student's phone) pages, each its own browser."""
+    pages = [
+        chromium.new_context(viewport={"width": 1280, "height": 720}).new_page(),
+        chromium.new_context(viewport={"width": 1280, "height": 800}).new_page(),
+        phone_screen(chromium),
+    ]
+    yield pages
+    for page in pages:
+        page.context.close()
+
+
+def test_a_lecturer_and_two_students(screens, app_url):
+    run_class(app_url, *screens, screenshots=True)
+
+
+def worker_of(page, cluster: Cluster) -> str:
+    """The worker nginx sends this browser to (its route cookie, looked up in the log)."""
+    page.goto(f"{cluster.url}/_stcore/health")
+    route = next(c["value"] for c in page.context.cookies() if c["name"] == ROUTE_COOKIE)
+    return logged_upstreams(cluster.access_log)[route]
+
+
+def test_a_class_across_two_workers(chromium, screens, two_workers):
+    """The lecturer on one worker, the phone on the other: the class lives in the store."""
+    projector, laptop, phone = screens
+    for _ in range(12):  # each new browser lands on either worker by its random cookie
+        if worker_of(phone, two_workers) != worker_of(projector, two_workers):
+            break
+        phone.context.close()
+        phone = screens[2] = phone_screen(chromium)
+    assert worker_of(phone, two_workers) != worker_of(projector, two_workers)
+    run_class(two_workers.url, projector, laptop, phone, screenshots=False)
+
+
+def run_class(app_url: str, projector, laptop, phone, screenshots: bool) -> None:
+    """Start → join by the shown link → Next → votes → Reveal, checked on every screen."""
+    projector.goto(f"{app_url}/lesson?present=1")
+    wait_until_drawn(projector, min_charts=1)
+    projector.get_by_role("button", name="Start a class").click()
+    shows(projector, "Join the class", 30_000)
+    code = parse_qs(urlsplit(projector.url).query)["class"][0]
+    shown = projector.get_by_text("Scan the QR code or open").inner_text()
+    link = shown.split()[-1]
+    assert link == f"{app_url}/lesson?class={code}"
+    assert projector.get_by_role("img").count() >= 1  # the QR code
+
+    for student in (laptop, phone):
+        student.goto(link)
+        shows(student, f"Class {code} · Step 1 of {STEPS}", 60_000)
+        # The screen follows by push: its component listens to the class's events.
+        student.wait_for_function("() => document.documentElement.dataset.classPush")
+        wait_until_drawn(student, min_charts=1)
+        assert student.get_by_role("button", name="Next ▶").count() == 0
+        assert student.get_by_role("button", name="Start a class").count() == 0
+    shows(projector, "2 students joined")
+
+    clicked = time.monotonic()
+    projector.get_by_role("button", name="Next ▶").click()
+    while public_state(app_url, code)["step"] != 2:
+        time.sleep(0.02)
+    stored = time.monotonic() - clicked
+    followed = [shows(s, f"Step 2 of {STEPS}") for s in (laptop, phone)]
+    followed[-1] = time.monotonic() - clicked
+    wait_until_drawn(phone, min_charts=1)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    if screenshots:
+        phone.screenshot(path=str(SCREENSHOTS / "live_class_phone_390x844.png"))
+    state = public_state(app_url, code)
+    assert (state["step"], state["joined"], state["answered"]) == (2, 2, 0)
+    options = list(state["votes"])
+
+    vote(laptop, options[0])
+    vote(phone, options[-1])
+    shows(projector, "2 answered this round")
+    assert public_state(app_url, code)["answered"] == 2
+    wait_until_drawn(projector, min_charts=2)
+    if screenshots:
+        projector.screenshot(path=str(SCREENSHOTS / "live_class_projector_1280x720.png"))
+    bars = projector.locator('[data-testid="stPlotlyChart"]', has_text="The class's answers")
+    assert bars.count() == 1
+
+    projector.get_by_role("button", name="Reveal the answer").click()
+    for student in (laptop, phone):
+        shows(student, "answer shown")
+        shows(student, "The answer:")
+    if screenshots:
+        phone.screenshot(path=str(SCREENSHOTS / "live_class_phone_revealed_390x844.png"))
+    assert public_state(app_url, code)["phase"] == "revealed"
+    for page in (projector, laptop, phone):
+        assert page.locator('[data-testid="stException"]').count() == 0
+    print(f"the store had Next {stored:.2f} s after the click, both students {followed[-1]:.2f} s")

@@ -1,0 +1,249 @@
+"""The live class on the Lesson page, in AppTest sessions sharing a temporary SQLite store:
+a lecturer (presenter mode) starts a class, students join by the link's code, follow
+Next, vote (acknowledged once the store has it), see the reveal, vote again in round 2,
+and learn that the class ended. Who may do what: a student's page has no lecturer
+control, whatever its URL says; a vote for a closed round or a step not current, and an
+unknown, closed or 10,000-character code, change nothing and get a plain message; the
+lecturer's secret appears in no page and no URL."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+
+from classroom.redis_store import RedisClassStore
+from classroom.sqlite_store import SQLiteClassStore
+from tests.apptest import chart, open_page
+from ui.live_class import LECTURER, results_file
+from ui.live_student import DEVICE
+
+PAGE = "pages/lesson.py"
+LECTURER_CONTROLS = {"live_start", "live_vote_again", "live_close", "lesson_reveal"}
+DEVICES = ["student-one-device-id-0001", "student-two-device-id-0002"]
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    """The store the app's sessions use (HEADSPACES_CLASS_STORE), read by the test."""
+    path = tmp_path / "classes.sqlite3"
+    monkeypatch.setenv("HEADSPACES_CLASS_STORE", f"sqlite://{path}")
+    store = SQLiteClassStore(path)
+    yield store
+    store.close()
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def any_store(request, monkeypatch):
+    """The store on each backend: SQLite in a tmp dir, or a redis-server of our own."""
+    if request.param == "sqlite":
+        yield request.getfixturevalue("store")
+        return
+    server = request.getfixturevalue("redis_server")
+    with redis.Redis.from_url(server.url) as client:
+        client.flushdb()
+    monkeypatch.setenv("HEADSPACES_CLASS_STORE", server.url)
+    store = RedisClassStore.from_url(server.url)
+    yield store
+    store.close()
+
+
+def ok(at):
+    assert not at.exception, at.exception
+    return at
+
+
+def start_class():
+    """A lecturer's presenter-mode session with a class started: (session, code)."""
+    at = ok(open_page(PAGE, present="1"))
+    ok(at.button(key="live_start").click().run())
+    return at, at.query_params["class"]
+
+
+def join(code: str, device: str, **query: str):
+    """A student's session on the join link, after its browser has said its device id."""
+    at = ok(open_page(PAGE, **{"class": code, **query}))
+    at.session_state[DEVICE] = device
+    return ok(at.run())
+
+
+def texts(at) -> list[str]:
+    """Every text the page shows (markdown, captions, messages, headers, labels)."""
+    kinds = ("markdown", "caption", "info", "success", "warning", "error", "header", "subheader")
+    shown = [element.value for kind in kinds for element in at.get(kind)]
+    shown += [str(widget.label) for widget in at.button]
+    return [str(text) for text in shown]
+
+
+def keys(at) -> set[str]:
+    widgets = [*at.button, *at.radio, *at.toggle, *at.selectbox, *at.text_input]
+    return {str(widget.key) for widget in widgets}
+
+
+def press(at, label: str):
+    return ok(next(b for b in at.button if b.label == label).click().run())
+
+
+def vote(at, step: int, round: int, option: str):
+    return ok(at.radio(key=f"live_vote_{step}_{round}").set_value(option).run())
+
+
+def bars(at) -> dict[int, list[int]]:
+    """The projector's histogram: round → counts in option order."""
+    figure = chart(at, "live_votes")
+    return {int(t["name"].split()[-1]): t["x"] for t in figure["data"]}
+
+
+def test_a_class_from_start_to_close(any_store):
+    store = any_store
+    lecturer, code = start_class()
+    secret = lecturer.session_state[LECTURER].secret
+    assert len(code) == 6 and secret not in str(lecturer.query_params)
+    assert not any(secret in text for text in texts(lecturer))
+    assert any(code in text for text in texts(lecturer))  # the code is on the projector
+
+    students = [join(code, device) for device in DEVICES]
+    assert store.state(code).joined == 2
+    assert "Step 1 of 12" in " ".join(texts(students[0]))
+    ok(lecturer.run())
+    assert any("**2** students joined" in text for text in texts(lecturer))
+
+    press(lecturer, "Next ▶")
+    state = store.state(code)
+    assert (state.step, state.phase, state.round) == (2, "asking", 1)
+    options = list(state.votes)
+    for at in students:
+        ok(at.run())
+        assert "Step 2 of 12" in " ".join(texts(at))
+        assert list(at.radio(key="live_vote_2_1").options) == options
+
+    vote(students[0], 2, 1, options[0])
+    vote(students[1], 2, 1, options[1])
+    vote(students[1], 2, 1, options[0])  # the latest answer wins
+    assert any("Your answer is in" in text for text in texts(students[1]))
+    assert store.state(code).votes[options[0]] == 2 and store.state(code).answered == 2
+    ok(lecturer.run())
+    assert bars(lecturer) == {1: [2 if o == options[0] else 0 for o in options]}
+
+    ok(lecturer.button(key="lesson_reveal").click().run())
+    assert store.state(code).phase == "revealed"
+    for at in students:
+        ok(at.run())
+        assert at.radio(key="live_vote_2_1").disabled
+        assert any("answer shown" in text for text in texts(at))
+        assert any(text.startswith("The answer:") for text in texts(at))
+
+    ok(lecturer.button(key="live_vote_again").click().run())
+    assert (store.state(code).round, store.state(code).phase) == (2, "asking")
+    ok(students[0].run())
+    vote(students[0], 2, 2, options[1])
+    ok(lecturer.run())
+    assert bars(lecturer) == {
+        1: [2 if o == options[0] else 0 for o in options],
+        2: [1 if o == options[1] else 0 for o in options],
+    }
+
+    ok(lecturer.button(key="live_close").click().run())
+    assert "class" not in lecturer.query_params
+    ok(students[1].run())
+    assert any("This class has ended" in text for text in texts(students[1]))
+    results = {(r.step, r.round): r.votes for r in store.results(code, secret)}
+    assert results == {(2, 1): {options[0]: 2}, (2, 2): {options[1]: 1}}
+    # The closed class's results stay downloadable on the projector.
+    (download,) = lecturer.get("download_button")
+    assert code in download.proto.label and secret not in download.proto.label
+    rows = results_file(store, lecturer.session_state["live_class_closed"]).decode()
+    assert rows.splitlines()[1:] == [f"2,1,{options[0]},2,2", f"2,2,{options[1]},1,1"]
+
+
+def test_a_students_page_never_offers_a_lecturer_control(store):
+    lecturer, code = start_class()
+    secret = lecturer.session_state[LECTURER].secret
+    # A student who adds presenter mode and another step to the link.
+    student = join(code, DEVICES[0], present="1", step="5")
+    assert not keys(student) & LECTURER_CONTROLS
+    assert "present" not in keys(student)
+    assert not any(label in texts(student) for label in ("Next ▶", "◀ Back"))
+    assert "Step 1 of 12" in " ".join(texts(student))
+    assert store.state(code).step == 1
+    assert not any(secret in text for text in texts(student))
+    # Exploring alone: the Lesson's own navigation, still no class control; the projector
+    # counts it.
+    ok(student.button(key="live_explore").click().run())
+    assert store.state(code).detached == 1
+    ok(lecturer.run())
+    assert any("**1** exploring alone" in text for text in texts(lecturer))
+    assert not keys(student) & LECTURER_CONTROLS and "present" not in keys(student)
+    press(student, "Next ▶")
+    assert store.state(code).step == 1  # the student moved alone, not the class
+    ok(student.button(key="live_follow").click().run())
+    assert "Step 1 of 12" in " ".join(texts(student))
+    assert store.state(code).detached == 0
+
+
+def test_a_vote_for_a_closed_round_or_another_step_changes_nothing(store):
+    lecturer, code = start_class()
+    student = join(code, DEVICES[0])
+    options = list(student.radio(key="live_vote_1_1").options)
+    ok(lecturer.button(key="lesson_reveal").click().run())  # the student's page is stale
+    vote(student, 1, 1, options[0])
+    assert any("Not counted" in t and "closed" in t for t in texts(student))
+    assert store.state(code).answered == 0
+
+    press(lecturer, "Next ▶")
+    stale = join(code, DEVICES[1])
+    press(lecturer, "Next ▶")  # step 3 now; the page still shows step 2
+    vote(stale, 2, 1, stale.radio(key="live_vote_2_1").options[0])
+    assert any("Not counted" in t and "another step" in t for t in texts(stale))
+    assert store.state(code).answered == 0
+    assert not any("Your answer is in" in text for text in texts(stale))
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("ZZZZZZ", "No class has this code"),
+        ("A" * 10_000, "not valid"),
+        ("<b>x</b>", "not valid"),
+    ],
+)
+def test_a_bad_code_gets_plain_words(store, code, message):
+    at = join(code, DEVICES[0])
+    assert any(message in text for text in texts(at))
+    assert not keys(at) & LECTURER_CONTROLS
+
+
+def test_a_closed_class_says_so(store):
+    lecturer, code = start_class()
+    ok(lecturer.button(key="live_close").click().run())
+    at = join(code, DEVICES[0])
+    assert any("This class has ended" in text for text in texts(at))
+
+
+def test_typing_the_code_joins(store):
+    _, code = start_class()
+    at = ok(open_page(PAGE))
+    at.session_state[DEVICE] = DEVICES[0]
+    ok(at.text_input(key="live_join_code").input(code.lower()).run())
+    assert at.query_params["class"] == code
+    ok(at.run())
+    assert store.state(code).joined == 1
+    assert "Step 1 of 12" in " ".join(texts(at))
+
+
+def test_a_typed_junk_code_gets_plain_words(store):
+    at = ok(open_page(PAGE))
+    ok(at.text_input(key="live_join_code").input("O0I1").run())
+    assert "class" not in at.query_params
+    assert any("4 to 8 letters and digits" in text for text in texts(at))
+
+
+def test_a_student_on_another_sentence_is_not_shown_a_wrong_question(store):
+    lecturer = ok(open_page(PAGE, present="1", text="My sister gave the old dog a bone."))
+    ok(lecturer.button(key="live_start").click().run())
+    code = lecturer.query_params["class"]
+    press(lecturer, "Next ▶")
+    student = join(code, DEVICES[0])  # the link carries no sentence: the default one
+    options = list(store.state(code).votes)
+    assert list(student.radio(key="live_vote_2_1").options) == options
+    shown = " ".join(texts(student))
+    assert "The question is on the projector" in shown and "The question:" not in shown

@@ -1,0 +1,73 @@
+"""The live class's computed words, histogram and results CSV, checked against counts
+worked out by hand: sentences state the counts they are given, options are escaped, the
+bars draw each round's counts in option order, the CSV has one row per step, round and
+option and holds nothing else."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from attention.figures.live_class import vote_bars
+from attention.teaching.narration import live_class as words
+from classroom.results_csv import COLUMNS, results_csv
+from classroom.store import RoundResult
+
+OPTIONS = ["head 1", "*head* 2", "both"]
+ROUNDS = {1: {"head 1": 3, "*head* 2": 1}, 2: {"both": 4}}
+
+
+def test_counts_are_worded_with_their_numbers():
+    assert words.class_counts(1, 0) == "**1** student joined · **0** answered this round"
+    assert words.class_counts(12, 8) == "**12** students joined · **8** answered this round"
+    assert words.class_counts(12, 8, 2).endswith("this round · **2** exploring alone")
+
+
+def test_the_summary_states_each_rounds_counts_escaped():
+    summary = words.vote_summary(OPTIONS, ROUNDS)
+    assert summary.startswith("Round 1: 4 answers: “head 1” 3, “\\*head\\* 2” 1, “both” 0.")
+    assert "Round 2: 4 answers:" in summary and "“both” 4" in summary
+    assert words.vote_summary(OPTIONS, {1: {}}) == "Round 1: no answers yet."
+
+
+def test_the_table_has_a_row_per_option_and_a_column_per_round():
+    rows = words.vote_rows(OPTIONS, ROUNDS)
+    assert rows == [
+        {"answer": "head 1", "round 1": 3, "round 2": 0},
+        {"answer": "*head* 2", "round 1": 1, "round 2": 0},
+        {"answer": "both", "round 1": 0, "round 2": 4},
+    ]
+
+
+def test_the_receipt_says_whether_the_answer_can_still_change():
+    assert "until the reveal" in words.acknowledged("head 1", vote_open=True)
+    assert (
+        words.acknowledged("<b>x</b>", vote_open=False)
+        == "Your answer is in: “&lt;b&gt;x&lt;/b&gt;”."
+    )
+
+
+def test_the_bars_draw_each_rounds_counts_in_option_order():
+    figure = vote_bars(OPTIONS, ROUNDS).to_dict()
+    traces = figure["data"]
+    assert [t["name"] for t in traces] == ["round 1", "round 2"]
+    assert [t["y"] for t in traces] == [OPTIONS, OPTIONS]
+    assert [t["x"] for t in traces] == [[3, 1, 0], [0, 0, 4]]
+    assert figure["layout"]["xaxis"]["title"]["text"] == "students"
+    assert figure["layout"]["showlegend"] is True
+    assert vote_bars(OPTIONS, {1: {}}).to_dict()["layout"]["showlegend"] is False
+
+
+def test_the_csv_has_a_row_per_step_round_and_option():
+    results = [
+        RoundResult(step=2, round=1, votes={"yes": 2, "no": 1}, answered=3),
+        RoundResult(step=1, round=1, votes={"a,b": 1}, answered=1),
+    ]
+    rows = list(csv.reader(io.StringIO(results_csv(results))))
+    assert rows[0] == list(COLUMNS)
+    assert rows[1:] == [
+        ["1", "1", "a,b", "1", "1"],
+        ["2", "1", "no", "1", "3"],
+        ["2", "1", "yes", "2", "3"],
+    ]
+    assert results_csv([]) == ",".join(COLUMNS) + "\n"

@@ -1,0 +1,230 @@
+"""The live class's Streamlit side shared by the lecturer and the students: the shared
+store, the join code from the URL, who this session is in the class, and the lecturer's
+projector panel (start, code, link, QR, joined, the histogram, Vote again, Close).
+The lecturer's secret lives only in this session's state: never in the URL or the page."""
+
+from __future__ import annotations
+
+import functools
+import io
+import os
+from collections.abc import Sequence
+
+import segno
+import streamlit as st
+
+from attention.figures.live_class import vote_bars
+from attention.teaching.narration import live_class as words
+from classroom import STORE_SETTING, open_store
+from classroom.results_csv import results_csv
+from classroom.store import ClassStore, ClassStoreError, OpenedClass, PublicState
+from ui import lesson, url_params
+from ui.charts import show_chart
+
+CLASS_PARAM = "class"
+LECTURER = "live_class_lecturer"  # session: the OpenedClass this session drives
+CLOSED = "live_class_closed"  # session: the class this session closed (for its results)
+_NOTICE = "live_class_notice"  # session: a message for the next run (a refused action)
+# How often the projector asks the store for joined, answered and the votes: one page
+# per class, so a poll (students' screens follow by push: classroom/events.py).
+POLL_SECONDS = 1.0
+
+
+@st.cache_resource
+def _store(url: str) -> ClassStore:
+    return open_store(url or None)
+
+
+def class_store() -> ClassStore:
+    """This process's class store, as $HEADSPACES_CLASS_STORE says (one per setting)."""
+    return _store(os.environ.get(STORE_SETTING, ""))
+
+
+def class_from_url() -> tuple[str, str | None]:
+    """The URL's join code ("" for none) and a notice when the link's code is junk."""
+    values, notices = url_params.read(st.query_params.to_dict(), (CLASS_PARAM,))
+    return values.get(CLASS_PARAM, ""), " ".join(notices) or None
+
+
+def lecturing(code: str) -> OpenedClass | None:
+    """The class this session drives, if it is the URL's (or the URL has none)."""
+    opened = st.session_state.get(LECTURER)
+    if opened is not None and code in ("", opened.code):
+        return opened
+    return None
+
+
+def notice() -> str | None:
+    """A refused action's message, once."""
+    return st.session_state.pop(_NOTICE, None)
+
+
+def refused(error: ClassStoreError) -> None:
+    st.session_state[_NOTICE] = str(error)
+
+
+def join_link(code: str) -> str:
+    """The student's link: this page with only the class code (no step, no presenter
+    mode, never the secret)."""
+    page = (st.context.url or "/lesson").split("?")[0]
+    return f"{page}?{CLASS_PARAM}={code}"
+
+
+def qr_png(link: str) -> bytes:
+    """The join link as a QR code (PNG, black on white, a quiet zone of 2 modules)."""
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="png", scale=8, border=2)
+    return out.getvalue()
+
+
+def start_button(steps: int, step: int, options: Sequence[str]) -> None:
+    """The presenter's "Start a class": opens a class at this step with its answers."""
+    st.button(
+        "Start a class",
+        on_click=_start,
+        args=(steps, step, tuple(options)),
+        key="live_start",
+        help="Students join on their phones with the code or the QR code; their screens "
+        "follow your steps and they vote on each question.",
+    )
+
+
+def _start(steps: int, step: int, options: tuple[str, ...]) -> None:
+    store = class_store()
+    try:
+        opened = store.open_class(steps, options)
+        if step != 1:
+            store.set_step(opened.code, opened.secret, step, options)
+    except ClassStoreError as error:
+        refused(error)
+        return
+    st.session_state[LECTURER] = opened
+    st.query_params[CLASS_PARAM] = opened.code
+
+
+def sync(
+    opened: OpenedClass, step: int, options: Sequence[str], revealed: bool
+) -> PublicState | None:
+    """Bring the class to the lecturer's page: its step and answers, and the reveal.
+    None (and this session no longer drives it) when the store refuses, e.g. the class
+    was closed from another window."""
+    store = class_store()
+    try:
+        state = store.state(opened.code)
+        if state.step != step or list(state.votes) != list(options):
+            state = store.set_step(opened.code, opened.secret, step, options)
+        if revealed and state.phase == "asking":
+            state = store.reveal(opened.code, opened.secret)
+    except ClassStoreError as error:
+        del st.session_state[LECTURER]
+        st.info(f"Class {opened.code}: {error}")
+        return None
+    url_params.write(st.query_params, CLASS_PARAM, opened.code)
+    return state
+
+
+def vote_again_button(opened: OpenedClass, state: PublicState, step_id: str) -> None:
+    """Round 2 of this step, once the answer of round 1 is shown (peer instruction)."""
+    st.button(
+        "Vote again",
+        on_click=_vote_again,
+        args=(opened, step_id),
+        key="live_vote_again",
+        disabled=state.round != 1 or state.phase != "revealed",
+        help="After the class has discussed: everyone answers once more; the projector "
+        "shows both rounds side by side.",
+    )
+
+
+def _vote_again(opened: OpenedClass, step_id: str) -> None:
+    try:
+        class_store().open_second_round(opened.code, opened.secret)
+    except ClassStoreError as error:
+        refused(error)
+        return
+    lesson.ask_again(step_id)  # the projector asks again too
+
+
+def close_button(opened: OpenedClass) -> None:
+    st.button("Close the class", on_click=_close, args=(opened,), key="live_close")
+
+
+def closed_class() -> OpenedClass | None:
+    """The class this session closed last, whose results it may still download."""
+    return st.session_state.get(CLOSED)
+
+
+def results_button(opened: OpenedClass) -> None:
+    """The class's results as CSV (per step and round: counts per option, answered),
+    built only when clicked."""
+    st.download_button(
+        f"Results of class {opened.code} (CSV)",
+        functools.partial(results_file, class_store(), opened),
+        file_name=f"head-spaces-class-{opened.code}.csv",
+        mime="text/csv",
+        on_click="ignore",
+        key="live_results",
+    )
+
+
+def results_file(store: ClassStore, opened: OpenedClass) -> bytes:
+    """The results CSV; Streamlit runs it on its own thread when the button is clicked,
+    so it reads nothing from the session."""
+    return results_csv(store.results(opened.code, opened.secret)).encode("utf-8")
+
+
+def _close(opened: OpenedClass) -> None:
+    try:
+        class_store().close_class(opened.code, opened.secret)
+    except ClassStoreError as error:
+        refused(error)
+        return
+    del st.session_state[LECTURER]
+    st.session_state[CLOSED] = opened
+    if CLASS_PARAM in st.query_params:
+        del st.query_params[CLASS_PARAM]
+    st.session_state[_NOTICE] = f"Class {opened.code} is closed: its students see that it ended."
+
+
+def step_rounds(opened: OpenedClass, state: PublicState) -> dict[int, dict[str, int]]:
+    """This step's counts per round so far (round 1 from the results once round 2 runs)."""
+    rounds = {state.round: dict(state.votes)}
+    if state.round > 1:
+        earlier = class_store().results(opened.code, opened.secret)
+        for result in earlier:
+            if result.step == state.step and result.round < state.round:
+                rounds[result.round] = dict(result.votes)
+        for round in range(1, state.round):
+            rounds.setdefault(round, {})
+    return rounds
+
+
+def join_panel(opened: OpenedClass) -> None:
+    """The projector's join strip: the code, the link and its QR code."""
+    link = join_link(opened.code)
+    code_column, qr_column = st.columns([4, 1], vertical_alignment="center")
+    code_column.subheader(f"Join the class: {opened.code}", anchor=False)
+    code_column.caption(f"Scan the QR code or open {link}")
+    qr_column.image(qr_png(link), width=96)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def live_counts(opened: OpenedClass) -> None:
+    """Joined, answered and the histogram of this step's votes, redrawn every second."""
+    try:
+        state = class_store().state(opened.code)
+    except ClassStoreError as error:
+        st.info(str(error))
+        return
+    st.markdown(words.class_counts(state.joined, state.answered, state.detached))
+    options = list(state.votes)
+    if not options:
+        return
+    rounds = step_rounds(opened, state)
+    show_chart(
+        vote_bars(options, rounds, height=190),
+        key="live_votes",
+        name="The class's answers to this step's question",
+        summary=words.vote_summary(options, rounds),
+        table=words.vote_rows(options, rounds),
+    )

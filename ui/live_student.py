@@ -1,0 +1,267 @@
+"""A student's screen in a live class: a device id kept by the browser, the lecturer's
+step and phase (pushed: the browser listens to the class's server-sent events and reruns
+the page when they differ from what it draws), the vote on the step's answers
+(acknowledged only once the store has it), the reveal, and "Explore alone" / "Follow the
+lecturer". No lecturer control is drawn here."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import streamlit as st
+
+from attention.teaching.lesson.content import fill
+from attention.teaching.lesson.steps import StepView
+from attention.teaching.markdown import literal
+from attention.teaching.narration import live_class as words
+from classroom.events import screen_of
+from classroom.store import ClassStoreError, PublicState
+from ui import lesson, url_params
+from ui.lesson import LessonStep
+from ui.live_class import CLASS_PARAM, class_store
+from ui.scenario import Scenario
+
+DEVICE = "live_device_id"  # session: this browser's device id, once the browser said it
+DETACHED = "live_detached"  # session: the student explores alone
+_COMPONENT = "live_device"
+_JOINED = "live_joined"  # session: the code this session has joined
+_RECEIPTS = "live_receipts"  # session: (code, step, round) → the acknowledged answer
+_ERROR = "live_vote_error"
+_TYPED_ERROR = "live_typed_code_error"
+OTHER_VIEW = (
+    "This screen computes the step for its own sentence and settings, which differ from "
+    "the projector's, so its picture may differ too."
+)
+_push_component = st.components.v2.component(
+    "head_spaces_class_push",
+    html="",
+    js=(Path(__file__).parent / "components" / "class_push.js").read_text(encoding="utf-8"),
+)
+_device_component = st.components.v2.component(
+    "head_spaces_class_device",
+    html="",
+    js=(Path(__file__).parent / "components" / "device_id.js").read_text(encoding="utf-8"),
+)
+
+
+def device_id() -> str | None:
+    """The browser's device id (None until its first answer arrives)."""
+    device = st.session_state.get(DEVICE)
+    _device_component(key=_COMPONENT, data={"device": device}, on_device_change=_keep_device)
+    return device
+
+
+def _keep_device() -> None:
+    st.session_state[DEVICE] = (st.session_state.get(_COMPONENT) or {}).get("device")
+
+
+def joined_state(code: str) -> PublicState | None:
+    """Join the class once per session and return its state; None (with the reason on the
+    page) when the browser has not said its id yet or the class refuses."""
+    device = device_id()
+    if device is None:
+        st.info(f"Joining class {code}…")
+        return None
+    store = class_store()
+    try:
+        if st.session_state.get(_JOINED) != code:
+            state = store.join(code, device)
+            st.session_state[_JOINED] = code
+            return state
+        return store.state(code)
+    except ClassStoreError as error:
+        st.error(f"Class {code}: {error}", icon=":material/block:")
+        st.button("Leave and use the Lesson alone", on_click=leave, key="live_leave")
+        return None
+
+
+def leave() -> None:
+    """Drop the class from the URL and the session: the Lesson alone."""
+    if CLASS_PARAM in st.query_params:
+        del st.query_params[CLASS_PARAM]
+    for key in (_JOINED, DETACHED):
+        st.session_state.pop(key, None)
+
+
+def follow_button(state: PublicState) -> None:
+    """While exploring alone: one tap back to the lecturer's step."""
+    st.button(
+        f"Follow the lecturer (step {state.step})",
+        on_click=_follow,
+        args=(state.code, state.step),
+        key="live_follow",
+        type="primary",
+    )
+
+
+def _follow(code: str, step: int) -> None:
+    st.session_state[DETACHED] = False
+    st.session_state[lesson.STEP_KEY] = step
+    _tell_the_class(code, detached=False)
+
+
+def _explore(code: str) -> None:
+    st.session_state[DETACHED] = True
+    _tell_the_class(code, detached=True)
+
+
+def _tell_the_class(code: str, detached: bool) -> None:
+    """Let the projector count who explores alone. Only a count: when the store refuses
+    (the class ended), the next run says so anyway."""
+    with contextlib.suppress(ClassStoreError):
+        class_store().set_detached(code, st.session_state.get(DEVICE, ""), detached)
+
+
+def explore_button(code: str) -> None:
+    st.button(
+        "Explore alone",
+        on_click=_explore,
+        args=(code,),
+        key="live_explore",
+        help="Move through the Lesson yourself; one tap brings you back to the class.",
+    )
+
+
+def detached() -> bool:
+    return bool(st.session_state.get(DETACHED))
+
+
+def status(state: PublicState) -> None:
+    st.caption(
+        f"Class {state.code} · "
+        + words.student_status(state.step, state.steps, state.round, state.phase == "revealed")
+    )
+
+
+def vote(code: str, state: PublicState) -> None:
+    """The step's answers as the class votes on them; the receipt once the store has it."""
+    options = list(state.votes)
+    if not options:
+        return
+    key = f"live_vote_{state.step}_{state.round}"
+    st.radio(
+        "**Your answer**",
+        options,
+        index=None,
+        key=key,
+        format_func=literal,
+        on_change=_send_vote,
+        args=(code, state.step, state.round, key),
+        disabled=state.phase != "asking",
+    )
+    if error := st.session_state.pop(_ERROR, None):
+        st.warning(error, icon=":material/block:")
+    receipt = st.session_state.get(_RECEIPTS, {}).get((code, state.step, state.round))
+    if receipt is not None:
+        vote_open = state.phase == "asking"
+        st.success(words.acknowledged(receipt, vote_open), icon=":material/check_circle:")
+
+
+def _send_vote(code: str, step: int, round: int, key: str) -> None:
+    """Callback of the vote: the receipt is written only after the store has the vote."""
+    choice = st.session_state.get(key)
+    if choice is None:
+        return
+    try:
+        class_store().vote(code, st.session_state.get(DEVICE, ""), step, round, choice)
+    except ClassStoreError as error:
+        st.session_state[_ERROR] = f"Not counted: {error}"
+        return
+    st.session_state.setdefault(_RECEIPTS, {})[(code, step, round)] = choice
+
+
+def revealed(step: LessonStep, view: StepView, state: PublicState) -> None:
+    """After the lecturer's Reveal: the right answer and what to notice, computed from
+    this screen's view when it asked the same question as the class."""
+    if state.phase != "revealed":
+        return
+    if list(view.quiz.options) != list(state.votes):
+        st.info("The answer is shown on the projector.")
+        return
+    right = view.quiz.right
+    because = fill(step.text.because, {**view.facts, "answer": right}, literal)
+    st.info(f"The answer: “{literal(right)}”. {because}", icon=":material/visibility:")
+    for line in lesson.sentences(step.text, view):
+        st.markdown(line)
+
+
+def follow_pushes(state: PublicState) -> None:
+    """Rerun the page when the class's pushed screen differs from this one (the trigger
+    itself reruns the script)."""
+    _push_component(
+        key="live_push",
+        data={"url": f"/api/classes/{state.code}/events", "drawn": screen_of(state)},
+        on_moved_change=_moved,
+    )
+
+
+def _moved() -> None:
+    """on_moved_change: the rerun the trigger starts draws the class as it is now."""
+
+
+def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
+    """The lecturer's step on the student's screen, phone first: the question and the
+    vote on top, then the reveal, then the step's view. When this screen's view asks
+    about other answers than the class's (the projector has another sentence or
+    setting), the question is left to the projector rather than shown wrong."""
+    st.header(step.text.title)
+    try:
+        view = step.view(scenario, lesson.control_value(step, scenario))
+    except ValueError:
+        view = None
+    if view is None:
+        st.markdown("**The question is on the projector.**")
+    elif list(view.quiz.options) == list(state.votes):
+        st.markdown(f"**The question:** {fill(step.text.question, view.facts, literal)}")
+    else:
+        st.markdown(f"**The question is on the projector.** {OTHER_VIEW}")
+    vote(state.code, state)
+    if view is not None:
+        revealed(step, view, state)
+        lesson.figure(step.text, view, state.step, present=False)
+
+
+def follow_the_class(code: str, scenario: Scenario, steps: list[LessonStep]) -> None:
+    """A student's page: join, then draw the lecturer's step and stop the script; while
+    exploring alone, only the button back, and the Lesson's own page goes on below."""
+    state = joined_state(code)
+    if state is None:
+        st.stop()
+    if detached():
+        follow_button(state)
+        return
+    number = min(state.step, len(steps))
+    status(state)
+    st.session_state[lesson.STEP_KEY] = number
+    show_step(steps[number - 1], scenario, state)
+    explore_button(code)
+    follow_pushes(state)
+    st.stop()
+
+
+def join_by_code() -> None:
+    """On the Lesson alone: type a class's code to join it."""
+    with st.expander("In a class? Join it with its code"):
+        st.text_input(
+            "The class code on the projector",
+            key="live_join_code",
+            max_chars=8,
+            on_change=_join_typed,
+            placeholder="e.g. K7QX9P",
+        )
+
+
+def _join_typed() -> None:
+    typed = st.session_state.get("live_join_code", "")
+    value, problem = url_params.row(CLASS_PARAM).read(typed.strip())
+    if problem or not value:
+        st.session_state[_TYPED_ERROR] = (
+            "A class code has 4 to 8 letters and digits, with no 0, O, 1, I or L: check it."
+        )
+        return
+    st.query_params[CLASS_PARAM] = value
+
+
+def typed_code_error() -> str | None:
+    return st.session_state.pop(_TYPED_ERROR, None)
