@@ -65,7 +65,9 @@ def _maps_beside_heads(
             ),
             key=f"block_{kind}",
             name=f"{KIND_NAMES[kind]}: one map per head",
-            summary=narration.maps_summary(titles, query_tokens, keys, weights),
+            summary=narration.maps_summary(
+                titles, query_tokens, keys, weights, grid_options.get("allowed")
+            ),
             table=maps_top_rows(titles, query_tokens, keys, weights),
         )
     with table:
