@@ -11,6 +11,7 @@ from attention.figures.tables import focus_weight_rows, head_kind_table
 from attention.teaching.narration import attention_maps as narration
 from ui import url_params
 from ui.charts import show_chart
+from ui.media import narrow_screen
 from ui.pooled_maps import maps_to_draw
 from ui.sections.attention_lines import lines_section
 from ui.sections.cross_attention_maps import cross_attention
@@ -76,7 +77,8 @@ show_chart(
             self_attention=maps.is_self,
         ),
         titles=maps.head_titles,
-        columns=min(maps.n_heads, 4),  # panels wide enough for 16 token labels and titles
+        # panels wide enough for 16 token labels and titles; on a phone one per row
+        columns=1 if narrow_screen() else min(maps.n_heads, 4),
         query_side=maps.query_side,
         key_side=maps.key_side,
         panel_px=280,

@@ -1,0 +1,47 @@
+"""What the student's browser says about its screen, for layouts the server chooses: the
+server cannot see a CSS media query (prefers-reduced-motion, a phone's width), so a tiny
+bidirectional component evaluates one and sends it back only when it differs from what
+the page already assumes (no match), and again whenever it changes."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+# A phone held upright: Streamlit stacks columns below 640 px, and so do the pages.
+NARROW_QUERY = "(max-width: 640px)"
+REDUCED_MOTION_QUERY = "(prefers-reduced-motion: reduce)"
+_JS = """
+export default function ({ data, setStateValue }) {
+  const query = window.matchMedia(data.query);
+  const report = () => {
+    if (query.matches !== data.matches) setStateValue("matches", query.matches);
+  };
+  report();
+  query.addEventListener("change", report);
+  return () => query.removeEventListener("change", report);
+}
+"""
+_report = st.components.v2.component("head_spaces_media_query", html="", js=_JS)
+
+
+def media_matches(key: str, query: str) -> bool:
+    """True when the browser matches the CSS media `query` (False until it has said so);
+    `key` names the reporting component, one per query."""
+    matches = bool(st.session_state.get(key, {}).get("matches"))
+    _report(key=key, data={"query": query, "matches": matches}, on_matches_change=_keep)
+    return matches
+
+
+def prefers_reduced_motion() -> bool:
+    """True when the browser asks for reduced motion: animations then step, not glide."""
+    return media_matches("motion_preference", REDUCED_MOTION_QUERY)
+
+
+def narrow_screen() -> bool:
+    """True on a screen 640 px wide or less (a phone): grids of panels go one per row."""
+    return media_matches("narrow_screen", NARROW_QUERY)
+
+
+def _keep() -> None:
+    """on_matches_change: the new value is in the component's state; the rerun it
+    starts lays the page out accordingly."""
