@@ -22,6 +22,7 @@ from attention.teaching.narration import real_model as narration
 from attention.teaching.narration.charts import map_summary
 from ui import url_params
 from ui.charts import loading_plotly_meanwhile, show_chart
+from ui.media import narrow_screen
 from ui.real_model import model_or_stop, pretrained_model, run_real
 from ui.sidebar import scenario_sidebar
 
@@ -68,6 +69,7 @@ def heads_view(trace: ModelTrace, roles: dict[str, np.ndarray], cfg: ModelConfig
             selected=(layer - 1, head - 1),
             role=role,
             role_values=None if role is None else roles[role],
+            narrow=narrow_screen(),
         ),
         key="real_grid",
         name=narration.all_heads_title(cfg.layers, cfg.heads),

@@ -32,9 +32,9 @@ def two_target_figure(tokens: Sequence[str], result: TwoTargetResult) -> go.Figu
     query = labels[result.query]
     one, two = result.one_head_fetch, result.two_heads_fetch
     titles = [
-        f"One head: {percent(one[0])} + {percent(one[1])}",
-        f"Two heads: {percent(two[0])} and {percent(two[1])}",
-    ]
+        f"One head:<br>{percent(one[0])} + {percent(one[1])}",
+        f"Two heads:<br>{percent(two[0])} and {percent(two[1])}",
+    ]  # two lines each: the titles keep apart over the half panels of a phone
     panels, layout = grid(2, 2, titles, h_gap=0.06)
     # The single head is another model, not head 1: it keeps the layouts' black.
     series = [(panels[0], LAYOUT_STYLES[0][0], result.one_head, "one head")]
