@@ -7,7 +7,7 @@ import streamlit as st
 
 from attention.analysis.head_metrics import summarise_heads
 from attention.figures.attention_maps import MAX_GRID_CELLS, attention_grid
-from attention.figures.tables import focus_weight_rows, head_kind_table
+from attention.figures.tables import head_kind_table, maps_table
 from attention.teaching.narration import attention_maps as narration
 from ui import url_params
 from ui.charts import show_chart
@@ -88,7 +88,14 @@ show_chart(
     summary=narration.grid_summary(
         maps.key_tokens, focus_rows, maps.query_tokens[focus], maps.head_names
     ),
-    table=focus_weight_rows(maps.key_tokens, focus_rows, maps.head_names),
+    table=maps_table(
+        maps.head_names,
+        maps.query_tokens,
+        maps.key_tokens,
+        maps.trace.weights,
+        focus,
+        maps.trace.mask,
+    ),
 )
 if note := narration.grid_pooled_note(len(maps.query_tokens), maps.is_self, MAX_GRID_CELLS):
     st.caption(note)

@@ -13,6 +13,7 @@ from attention.figures.head_spaces import (
 )
 from attention.figures.tables import (
     focus_weight_rows,
+    maps_table,
     neighbour_table,
     point_rows,
     rank_correlation_table,
@@ -131,7 +132,14 @@ with maps:
         key="heatmap_chart",
         name="Attention maps, one per head",
         summary=narration.heatmap_summary(tokens, focus_rows, focus),
-        table=focus_table,
+        table=maps_table(
+            [f"head {h + 1}" for h in range(n_heads)],
+            tokens,
+            tokens,
+            trace.weights,
+            focus,
+            trace.mask,
+        ),
     )
 
 st.subheader(narration.answers_title(tokens[focus]))

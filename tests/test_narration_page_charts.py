@@ -16,7 +16,7 @@ from attention.experiments.equal_cost import LayoutCost
 from attention.experiments.rank_limit import RankLimitResult
 from attention.experiments.two_targets import TwoTargetResult
 from attention.figures.tables import (
-    maps_top_rows,
+    matrix_rows,
     panel_point_rows,
     rollout_rows,
     seed_accuracy_rows,
@@ -257,12 +257,12 @@ def test_translation_summaries_name_each_heads_strongest_cell():
     assert "1\\. a: “du” → “are” 80%; 2\\. b: “bist” → “you” 100%." in text
     joint = translation.joint_summary("1. a", ["du", "bist"], ["you", "are"], weights[1])
     assert joint.endswith("“du” → “you” 50%, “bist” → “you” 100%.")  # a tie: the first key
-    rows = maps_top_rows(["1. a", "2. b"], ["du", "bist"], ["you", "are"], weights)
-    assert [(r["map"], r["query"], r["key"], r["weight"]) for r in rows] == [
-        ("1. a", "du", "are", 0.8),
-        ("1. a", "bist", "you", 0.6),
-        ("2. b", "du", "you", 0.5),
-        ("2. b", "bist", "you", 1.0),
+    rows = matrix_rows(["1. a", "2. b"], ["du", "bist"], ["you", "are"], weights)
+    assert rows == [
+        {"map": "1. a", "query": "du", "you": "0.20", "are": "0.80"},
+        {"map": "1. a", "query": "bist", "you": "0.60", "are": "0.40"},
+        {"map": "2. b", "query": "du", "you": "0.50", "are": "0.50"},
+        {"map": "2. b", "query": "bist", "you": "1.00", "are": "0.00"},
     ]
 
 

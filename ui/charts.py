@@ -4,6 +4,7 @@ alternative (a computed summary a screen reader reads) and a "Show as table" swi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
@@ -70,10 +71,19 @@ def show_chart(
     return event
 
 
+# Characters with a meaning inside a markdown table cell (inline markup, HTML, math,
+# the cell separator); a column name holding none renders as it reads.
+_INLINE_MARKUP = re.compile(r"[\\`*_\[\]<>&~$|]")
+
+
 def _plain(table: TableRows) -> pd.DataFrame:
-    """The rows with their text cells escaped: st.table renders markdown in cells, and
-    tokens are user text."""
+    """The rows with their text cells escaped, and column names that hold markup
+    characters: st.table renders markdown in both, and tokens are user text (a map's
+    keys name its columns)."""
     frame = pd.DataFrame(table)
+    frame.columns = [
+        literal(name) if _INLINE_MARKUP.search(name) else name for name in map(str, frame.columns)
+    ]
     for column in frame.select_dtypes(include=["object", "string"]).columns:
         frame[column] = frame[column].map(lambda cell: literal(str(cell)))
     return frame
