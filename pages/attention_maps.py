@@ -94,7 +94,7 @@ show_chart(
         maps.key_tokens,
         maps.trace.weights,
         focus,
-        maps.trace.mask,
+        allowed=maps.trace.mask,
     ),
 )
 if note := narration.grid_pooled_note(len(maps.query_tokens), maps.is_self, MAX_GRID_CELLS):

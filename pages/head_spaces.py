@@ -138,7 +138,7 @@ with maps:
             tokens,
             trace.weights,
             focus,
-            trace.mask,
+            allowed=trace.mask,
         ),
     )
 

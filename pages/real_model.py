@@ -14,7 +14,7 @@ from attention.figures.real_model import (
     head_grid_figure,
     layer_path_figure,
 )
-from attention.figures.tables import head_score_rows, role_table, top_weight_rows
+from attention.figures.tables import head_score_rows, maps_table, role_table
 from attention.geometry.planes import hidden_state_paths
 from attention.geometry.pooling import pool_attention
 from attention.models.pretrained import ModelConfig, ModelTrace
@@ -111,7 +111,7 @@ def close_up(trace: ModelTrace, roles: dict[str, np.ndarray], layer: int, head: 
         container=big,
         name=f"Attention map of {title}",
         summary=map_summary(title, trace.tokens, trace.tokens, weights),
-        table=top_weight_rows(trace.tokens, trace.tokens, weights),
+        table=maps_table([title], trace.tokens, trace.tokens, weights[None]),
     )
     facts.markdown(f"**Pattern:** {describe_head(weights)}")
     scores = {name: values[layer - 1, head - 1] for name, values in roles.items()}

@@ -259,3 +259,5 @@ def test_maps_table_falls_back_to_the_focus_rows_past_the_cell_limit(scene):
     tokens = [f"t{i}" for i in range(side)]
     rows = tables.maps_table(["h1", "h2"], tokens, tokens, big, focus=3)
     assert len(rows) == side and list(rows[0]) == ["key", "h1", "h2"]
+    rows = tables.maps_table(["h1", "h2"], tokens, tokens, big)  # no focus: top keys
+    assert len(rows) == 2 * side * 3 and list(rows[0]) == ["map", "query", "rank", "key", "weight"]

@@ -346,15 +346,22 @@ def maps_table(
     query_tokens: Sequence[str],
     key_tokens: Sequence[str],
     maps: np.ndarray,
-    focus: int,
+    focus: int | None = None,
     allowed: np.ndarray | None = None,
 ) -> list[dict[str, object]]:
-    """The maps' whole table (matrix_rows) when it has at most MAX_MATRIX_CELLS cells,
-    else the focus query's row of every map (focus_weight_rows)."""
+    """The maps' whole table (matrix_rows) when it has at most MAX_MATRIX_CELLS cells;
+    past that, the `focus` query's row of every map (focus_weight_rows), or with no
+    focus each query's heaviest keys in every map (top_weight_rows)."""
     maps = np.asarray(maps)
     if maps.size <= MAX_MATRIX_CELLS:
         return matrix_rows(names, query_tokens, key_tokens, maps, allowed)
-    return focus_weight_rows(key_tokens, maps[:, focus], list(names))
+    if focus is not None:
+        return focus_weight_rows(key_tokens, maps[:, focus], list(names))
+    return [
+        {"map": name, **row}
+        for name, weights in zip(names, maps, strict=True)
+        for row in top_weight_rows(query_tokens, key_tokens, weights)
+    ]
 
 
 def stream_update_rows(

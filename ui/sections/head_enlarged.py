@@ -6,7 +6,7 @@ import streamlit as st
 
 from attention.analysis.head_metrics import head_mean
 from attention.figures.attention_maps import LARGE_MAP_CELLS, attention_grid
-from attention.figures.tables import top_weight_rows
+from attention.figures.tables import maps_table
 from attention.teaching.narration import attention_maps as narration
 from attention.teaching.narration.charts import map_summary
 from ui.charts import show_chart
@@ -60,7 +60,13 @@ def one_head_large(maps: ShownMaps) -> None:
             key="big_chart",
             name=f"Attention map of {title}",
             summary=map_summary(title, maps.query_tokens, maps.key_tokens, trace.weights[head]),
-            table=top_weight_rows(maps.query_tokens, maps.key_tokens, trace.weights[head]),
+            table=maps_table(
+                [title],
+                maps.query_tokens,
+                maps.key_tokens,
+                trace.weights[head : head + 1],
+                allowed=trace.mask,
+            ),
         )
     with mean:
         show_chart(
@@ -75,7 +81,13 @@ def one_head_large(maps: ShownMaps) -> None:
             summary=map_summary(
                 "mean of all heads", maps.query_tokens, maps.key_tokens, mean_weights[0]
             ),
-            table=top_weight_rows(maps.query_tokens, maps.key_tokens, mean_weights[0]),
+            table=maps_table(
+                ["mean of all heads"],
+                maps.query_tokens,
+                maps.key_tokens,
+                mean_weights,
+                allowed=trace.mask,
+            ),
         )
     note = narration.large_pooled_note(len(maps.query_tokens), maps.is_self, LARGE_MAP_CELLS)
     if note:
