@@ -122,10 +122,6 @@ def test_chart_texts_keep_apart(app_url, chromium, view, window):
 PHONE = (390, 844)  # an iPhone 12–15 held upright
 # Every page at its default view on a phone, with the charts it draws there.
 PHONE_VIEWS = {"": 0, **PAGE_CHARTS, "playground": 0}
-# Known not to fit yet (measured at 390×844): side-by-side panels whose axis titles meet,
-# "key token (targets shaded)" twice on "Why several heads?" and the layer-path panels'
-# titles ("attention, no residual" …) on the block page.
-PHONE_NOT_YET = {"why_heads", "block"}
 # The smallest text a chart may draw on a phone, in CSS pixels: 9 px is Plotly's
 # floor for dense tick labels here (attention_grid's tick font); below it letters blur.
 LEGIBLE_PX = 9
@@ -146,22 +142,13 @@ SIDEWAYS = """() => {
 }"""
 
 
-@pytest.mark.parametrize(
-    "view",
-    [
-        pytest.param(
-            view, marks=pytest.mark.xfail(strict=True, reason="panels not laid out for phones yet")
-        )
-        if view in PHONE_NOT_YET
-        else view
-        for view in PHONE_VIEWS
-    ],
-)
+@pytest.mark.parametrize("view", PHONE_VIEWS)
 def test_every_page_reads_on_a_phone(app_url, chromium, view):
     """At 390×844 no page scrolls sideways, no two texts of a chart overlap (panel titles
     included) or run past its right edge, and no chart text is smaller than LEGIBLE_PX.
     The page learns the width after its first run (ui.media.narrow_screen) and lays the
-    grids out again, one panel per row: wait for that second layout."""
+    grids out again, one panel per row (side-by-side panels stacked): wait for that
+    second layout."""
     context = chromium.new_context(viewport=dict(zip(("width", "height"), PHONE, strict=True)))
     page = context.new_page()
     page.goto(f"{app_url}/{view}")

@@ -102,8 +102,11 @@ def singular_value_chart(result: RankLimitResult) -> go.Figure:
     return figure(data, framed_layout(layout, 420))
 
 
-def rank_patterns(result: RankLimitResult, d_heads: list[int]) -> go.Figure:
-    """The target pattern beside the fitted patterns at the chosen d_heads."""
+def rank_patterns(
+    result: RankLimitResult, d_heads: list[int], columns: int | None = None
+) -> go.Figure:
+    """The target pattern beside the fitted patterns at the chosen d_heads, all in one
+    row unless `columns` says how many a row holds (one on a phone)."""
     n = len(result.target)
     check_shape("result.target", result.target, (n, n))
     check_shape("result.fitted", result.fitted, (len(result.d_heads), n, n))
@@ -112,5 +115,10 @@ def rank_patterns(result: RankLimitResult, d_heads: list[int]) -> go.Figure:
     maps = np.stack([result.target, *(result.fitted[d - 1] for d in chosen)])
     titles = ["target"] + [f"d_head = {d}" for d in chosen]
     return attention_grid(
-        maps, tokens, titles=titles, columns=len(titles), head_colors=False, panel_px=300
+        maps,
+        tokens,
+        titles=titles,
+        columns=columns or len(titles),
+        head_colors=False,
+        panel_px=300,
     )

@@ -18,6 +18,7 @@ from attention.teaching.narration import why_heads as narration
 from ui import url_params
 from ui import why_heads as exp
 from ui.charts import show_chart
+from ui.media import narrow_screen
 
 
 def drawn_pattern(n: int) -> np.ndarray | None:
@@ -109,7 +110,7 @@ def rank_limit(seed: int, mha: MultiHeadAttention) -> None:
     )
     shown = narration.shown_d_heads(today, n)
     show_chart(
-        rank_patterns(result, shown),
+        rank_patterns(result, shown, columns=1 if narrow_screen() else None),
         "wh_rank_patterns",
         name="The target pattern beside one head's fitted patterns",
         summary=narration.rank_patterns_summary(result, shown),
