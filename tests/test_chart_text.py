@@ -192,6 +192,9 @@ def test_why_heads_charts_have_summaries_and_tables_of_their_numbers():
     ends = re.findall(r"ends at (\d\.\d+)|heads at (\d\.\d+)", chart_text(at, "wh_two_curves")[1])
     assert [float(x or y) for x, y in ends] == [round(array(c["y"])[-1], 3) for c in curves]
 
+    drawn = grid_maps(chart(at, "wh_rank_patterns"))  # the target, then the fitted patterns
+    np.testing.assert_allclose(_matrices(table_rows(at, "wh_rank_patterns")), drawn, atol=5e-3)
+
     (error,) = chart(at, "wh_rank_error")["data"]
     rows = table_rows(at, "wh_rank_error")
     np.testing.assert_allclose(_columns(rows, "error (nats)")[0], array(error["y"]), atol=5e-4)
