@@ -82,6 +82,7 @@ show_chart(
         query_side=maps.query_side,
         key_side=maps.key_side,
         panel_px=280,
+        colorbar_below=narrow_screen(),  # on a phone the maps take the whole width
     ),
     key="grid_chart",
     name="Attention maps of every head",

@@ -10,6 +10,7 @@ from attention.figures.tables import maps_table
 from attention.teaching.narration import attention_maps as narration
 from attention.teaching.narration.charts import map_summary
 from ui.charts import show_chart
+from ui.media import narrow_screen
 from ui.pooled_maps import maps_to_draw
 from ui.shown_maps import ShownMaps
 
@@ -41,7 +42,12 @@ def one_head_large(maps: ShownMaps) -> None:
         "self_attention": maps.is_self,
         "max_cells": LARGE_MAP_CELLS,
     }
-    sides = {"query_side": maps.query_side, "key_side": maps.key_side, **SQUARE}
+    sides = {
+        "query_side": maps.query_side,
+        "key_side": maps.key_side,
+        "colorbar_below": narrow_screen(),  # on a phone the map takes the whole width
+        **SQUARE,
+    }
     title = maps.head_names[head]
     mean_weights = head_mean(trace.weights)
     big, mean = st.columns(2)
