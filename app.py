@@ -5,6 +5,7 @@ Every page draws the shared sidebar itself (ui.sidebar.scenario_sidebar)."""
 import streamlit as st
 
 from attention.core.process_tuning import tune_process
+from ui.media import report_media
 from ui.navigation import app_pages, mark_entry
 from ui.page_style import page_style
 
@@ -17,6 +18,7 @@ def _tune_process() -> dict[str, bool]:
 st.set_page_config(page_title="Head Spaces", page_icon=":material/scatter_plot:", layout="wide")
 _tune_process()
 page_style()
+report_media()
 page = st.navigation(app_pages())
 mark_entry()
 page.run()

@@ -7,10 +7,11 @@ import streamlit as st
 
 from attention.analysis.head_metrics import summarise_heads
 from attention.figures.attention_maps import MAX_GRID_CELLS, attention_grid
-from attention.figures.tables import focus_weight_rows, head_kind_table
+from attention.figures.tables import head_kind_table, maps_table
 from attention.teaching.narration import attention_maps as narration
 from ui import url_params
 from ui.charts import show_chart
+from ui.media import narrow_screen
 from ui.pooled_maps import maps_to_draw
 from ui.sections.attention_lines import lines_section
 from ui.sections.cross_attention_maps import cross_attention
@@ -76,17 +77,26 @@ show_chart(
             self_attention=maps.is_self,
         ),
         titles=maps.head_titles,
-        columns=min(maps.n_heads, 4),  # panels wide enough for 16 token labels and titles
+        # panels wide enough for 16 token labels and titles; on a phone one per row
+        columns=1 if narrow_screen() else min(maps.n_heads, 4),
         query_side=maps.query_side,
         key_side=maps.key_side,
         panel_px=280,
+        colorbar_below=narrow_screen(),  # on a phone the maps take the whole width
     ),
     key="grid_chart",
     name="Attention maps of every head",
     summary=narration.grid_summary(
         maps.key_tokens, focus_rows, maps.query_tokens[focus], maps.head_names
     ),
-    table=focus_weight_rows(maps.key_tokens, focus_rows, maps.head_names),
+    table=maps_table(
+        maps.head_names,
+        maps.query_tokens,
+        maps.key_tokens,
+        maps.trace.weights,
+        focus,
+        allowed=maps.trace.mask,
+    ),
 )
 if note := narration.grid_pooled_note(len(maps.query_tokens), maps.is_self, MAX_GRID_CELLS):
     st.caption(note)

@@ -12,6 +12,7 @@ from attention.teaching.narration.block import LAYER_NORMS
 from ui import block_data, data, url_params
 from ui.charts import show_chart
 from ui.data import ScenarioRun
+from ui.media import narrow_screen
 from ui.scenario import Scenario
 from ui.sections.block_anatomy import in_a_trained_model, what_the_block_does
 from ui.sections.translation_attentions import three_attentions
@@ -79,7 +80,7 @@ def why_the_residual_matters(scenario: Scenario, run: ScenarioRun) -> None:
     )
     pictures = collapse.pictures(depth)
     show_chart(
-        collapse_pca_figure(run.tokens, pictures, depth),
+        collapse_pca_figure(run.tokens, pictures, depth, columns=1 if narrow_screen() else 4),
         key="block_collapse_pca",
         name=f"The tokens after {depth} layers of each stack, in 2-D",
         summary=narration.collapse_pca_summary(pictures, depth),

@@ -4,7 +4,7 @@ head's queries meet its keys, what each head hands back, and the heatmaps with t
 import streamlit as st
 
 from attention.figures.attention_maps import attention_grid
-from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS, PAGE_TITLE_CHARS
+from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS, PAGE_TITLE_CHARS, PHONE_TITLE_CHARS
 from attention.figures.head_spaces import (
     before_figure,
     head_space_figure,
@@ -13,6 +13,7 @@ from attention.figures.head_spaces import (
 )
 from attention.figures.tables import (
     focus_weight_rows,
+    maps_table,
     neighbour_table,
     point_rows,
     rank_correlation_table,
@@ -21,7 +22,7 @@ from attention.geometry.head_spaces import HeadSpaces, agreement_range, neighbou
 from attention.teaching.narration import head_spaces as narration
 from ui import data, url_params
 from ui.charts import show_chart
-from ui.motion import prefers_reduced_motion
+from ui.media import narrow_screen, prefers_reduced_motion
 from ui.pooled_maps import maps_to_draw
 from ui.sidebar import FOCUS_CHART, focus_from_click, scenario_run, scenario_sidebar
 
@@ -63,9 +64,12 @@ n_heads = run.mha.n_heads
 # pictures across the full width in rows of 4 (head h above head h's map): in a 1024-px
 # window beside the sidebar each picture is ~105 px wide and its titles keep their room
 # (beside the maps, two to a row, the titles ran into each other).
-beside = n_heads <= 2
-columns = 1 if beside else 4
-title_chars = HALF_PAGE_TITLE_CHARS if beside else PAGE_TITLE_CHARS
+# On a phone (Streamlit stacks the columns there anyway): one head per row, each picture
+# and map as wide as the screen.
+phone = narrow_screen()
+beside = n_heads <= 2 and not phone
+columns = 1 if beside or phone else 4
+title_chars = PHONE_TITLE_CHARS if phone else HALF_PAGE_TITLE_CHARS if beside else PAGE_TITLE_CHARS
 
 st.title("Head spaces")
 st.caption(run.source)
@@ -123,12 +127,19 @@ with maps:
             columns=columns,
             panel_px=300 if beside else 320,
             title_chars=title_chars,
-            colorbar_below=beside,
+            colorbar_below=beside or phone,
         ),
         key="heatmap_chart",
         name="Attention maps, one per head",
         summary=narration.heatmap_summary(tokens, focus_rows, focus),
-        table=focus_table,
+        table=maps_table(
+            [f"head {h + 1}" for h in range(n_heads)],
+            tokens,
+            tokens,
+            trace.weights,
+            focus,
+            allowed=trace.mask,
+        ),
     )
 
 st.subheader(narration.answers_title(tokens[focus]))
@@ -138,7 +149,7 @@ st.markdown(
     "linear projection, it sits exactly at the same weighted average of the drawn values."
 )
 show_chart(
-    values_figure(spaces, tokens, trace.weights, focus, columns=4),
+    values_figure(spaces, tokens, trace.weights, focus, columns=1 if phone else 4),
     key="values_chart",
     name="Each head's values and its output for the focus token",
     summary=narration.values_summary(tokens, focus_rows, focus),

@@ -37,8 +37,11 @@ lesson.write_url(number, present)
 
 
 def navigation() -> None:
-    """Step k of N, Back / Next, the step picker and the presenter switch."""
-    here, back, forward, picker, mode = st.columns([3, 2, 2, 6, 3], vertical_alignment="center")
+    """Step k of N, Back / Next, the step picker and the presenter switch (two lines on
+    a phone: lesson.PHONE_NAVIGATION_CSS)."""
+    lesson.phone_navigation_style()
+    row = st.container(key=lesson.NAVIGATION_KEY)
+    here, back, forward, picker, mode = row.columns([3, 2, 2, 6, 3], vertical_alignment="center")
     here.markdown(f"**Step {number} of {n}**" if step else "**The end**", help=KEYS_HELP)
     with here:
         keyboard(lesson.on_key)

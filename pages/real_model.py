@@ -14,7 +14,7 @@ from attention.figures.real_model import (
     head_grid_figure,
     layer_path_figure,
 )
-from attention.figures.tables import head_score_rows, role_table, top_weight_rows
+from attention.figures.tables import head_score_rows, maps_table, role_table
 from attention.geometry.planes import hidden_state_paths
 from attention.geometry.pooling import pool_attention
 from attention.models.pretrained import ModelConfig, ModelTrace
@@ -22,6 +22,7 @@ from attention.teaching.narration import real_model as narration
 from attention.teaching.narration.charts import map_summary
 from ui import url_params
 from ui.charts import loading_plotly_meanwhile, show_chart
+from ui.media import narrow_screen
 from ui.real_model import model_or_stop, pretrained_model, run_real
 from ui.sidebar import scenario_sidebar
 
@@ -68,6 +69,7 @@ def heads_view(trace: ModelTrace, roles: dict[str, np.ndarray], cfg: ModelConfig
             selected=(layer - 1, head - 1),
             role=role,
             role_values=None if role is None else roles[role],
+            narrow=narrow_screen(),
         ),
         key="real_grid",
         name=narration.all_heads_title(cfg.layers, cfg.heads),
@@ -109,7 +111,7 @@ def close_up(trace: ModelTrace, roles: dict[str, np.ndarray], layer: int, head: 
         container=big,
         name=f"Attention map of {title}",
         summary=map_summary(title, trace.tokens, trace.tokens, weights),
-        table=top_weight_rows(trace.tokens, trace.tokens, weights),
+        table=maps_table([title], trace.tokens, trace.tokens, weights[None]),
     )
     facts.markdown(f"**Pattern:** {describe_head(weights)}")
     scores = {name: values[layer - 1, head - 1] for name, values in roles.items()}

@@ -12,11 +12,12 @@ from attention import MultiHeadAttention
 from attention.experiments.equal_cost import compare_layouts, cost_by_length, lengths_around
 from attention.experiments.slicing import own_slice_share, slicing_matrices
 from attention.figures import tables
-from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS
+from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS, PHONE_TITLE_CHARS
 from attention.figures.why_heads_cost import cost_bars, cost_by_length_chart
 from attention.figures.why_heads_slicing import slice_share_chart, slicing_figure
 from attention.teaching.narration import why_heads as narration
 from ui.charts import show_chart
+from ui.media import narrow_screen
 from ui.sections.head_training import SEEDS_ACROSS, Trained, train_and_compare
 from ui.sections.rank_limit_fit import rank_limit
 from ui.sections.two_target_fit import one_distribution_per_head
@@ -104,7 +105,12 @@ def heads_read_the_whole_vector(mha: MultiHeadAttention, trained: Trained | None
         # labels and colour bar take the rest): half the page's title characters fit them.
         matrices = slicing_matrices(mha.w_q)
         show_chart(
-            slicing_figure(*matrices, mha.n_heads, HALF_PAGE_TITLE_CHARS),
+            slicing_figure(
+                *matrices,
+                mha.n_heads,
+                PHONE_TITLE_CHARS if narrow_screen() else HALF_PAGE_TITLE_CHARS,
+                columns=1 if narrow_screen() else 2,
+            ),
             "wh_slicing",
             name="W_Q as it is beside W_Q if heads sliced the embedding",
             summary=narration.slicing_summary(*matrices, mha.n_heads),

@@ -117,7 +117,7 @@ PLAY_TIMING = """gd => {
 def test_the_animation_steps_without_gliding_when_the_system_asks_for_reduced_motion(
     app_url, chromium, reduce
 ):
-    """The browser's prefers-reduced-motion reaches the server (ui.motion) and the
+    """The browser's prefers-reduced-motion reaches the server (ui.media) and the
     before → after chart it draws then moves nothing between stages."""
     context = chromium.new_context(
         viewport={"width": 1600, "height": 1000},

@@ -117,3 +117,66 @@ def test_chart_texts_keep_apart(app_url, chromium, view, window):
         assert all(box[2] <= right for box in boxes), [b[4] for b in boxes if b[2] > right]
     assert not page.evaluate(WIDE_FORMULAS)
     context.close()
+
+
+PHONE = (390, 844)  # an iPhone 12–15 held upright
+# Every page at its default view on a phone, with the charts it draws there.
+PHONE_VIEWS = {"": 0, **PAGE_CHARTS, "playground": 0}
+# The smallest text a chart may draw on a phone, in CSS pixels: 9 px is Plotly's
+# floor for dense tick labels here (attention_grid's tick font); below it letters blur.
+LEGIBLE_PX = 9
+# Chart texts with their rendered size: font-size × the SVG's scale on screen.
+TEXT_SIZES = """(selector) => Array.from(document.querySelectorAll('.js-plotly-plot'))
+    .flatMap(plot => Array.from(plot.querySelectorAll(selector)))
+    .filter(el => el.textContent.trim() && el.getBoundingClientRect().width > 0)
+    .map(el => {
+        const m = el.getScreenCTM();  // rotated labels too: the scale is |(a, b)|
+        return [parseFloat(getComputedStyle(el).fontSize) * Math.hypot(m.a, m.b),
+                el.textContent.slice(0, 30)];
+    })"""
+# How far the page scrolls sideways: the document, and Streamlit's scrolling main area.
+SIDEWAYS = """() => {
+    const main = document.querySelector('[data-testid="stMain"]');
+    const doc = document.scrollingElement;
+    return Math.max(doc.scrollWidth - doc.clientWidth, main.scrollWidth - main.clientWidth);
+}"""
+
+
+# The grids drawn one panel per row on a phone, by page: each panel is as wide as the
+# chart's plot area (measured 200–209 px at 390×844; the issue asks for ~200).
+PHONE_GRIDS = {
+    "head_spaces": ["head_space_chart", "heatmap_chart", "values_chart"],
+    "attention_maps": ["grid_chart", "big_chart", "mean_chart"],
+}
+MIN_PANEL_PX = 195
+PLOT_WIDTH = """(key) => document.querySelector(`.st-key-${key} .js-plotly-plot`)
+    ._fullLayout.xaxis._length"""
+
+
+@pytest.mark.parametrize("view", PHONE_VIEWS)
+def test_every_page_reads_on_a_phone(app_url, chromium, view):
+    """At 390×844 no page scrolls sideways, no two texts of a chart overlap (panel titles
+    included) or run past its right edge, no chart text is smaller than LEGIBLE_PX, and
+    the grids' panels are at least MIN_PANEL_PX wide.
+    The page learns the width after its first run (ui.media.narrow_screen) and lays the
+    grids out again, one panel per row (side-by-side panels stacked): wait for that
+    second layout."""
+    context = chromium.new_context(viewport=dict(zip(("width", "height"), PHONE, strict=True)))
+    page = context.new_page()
+    page.goto(f"{app_url}/{view}")
+    wait_until_drawn(page, min_charts=PHONE_VIEWS[view])
+    page.wait_for_timeout(1500)
+    wait_until_drawn(page, min_charts=PHONE_VIEWS[view])
+    page.wait_for_timeout(500)
+    assert page.evaluate(SIDEWAYS) <= 1
+    charts = page.evaluate(BOXES, TEXTS)
+    assert len(charts) == PHONE_VIEWS[view]
+    for boxes, right in zip(charts, page.evaluate(RIGHT_EDGES), strict=True):
+        assert not _overlaps(boxes), _overlaps(boxes)[:3]
+        assert all(box[2] <= right for box in boxes), [b[4] for b in boxes if b[2] > right]
+    sizes = page.evaluate(TEXT_SIZES, "text")
+    small = [s for s in sizes if s[0] < LEGIBLE_PX - 0.05]
+    assert not small, small[:5]
+    for key in PHONE_GRIDS.get(view, []):
+        assert page.evaluate(PLOT_WIDTH, key) >= MIN_PANEL_PX, key
+    context.close()

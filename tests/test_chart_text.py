@@ -43,6 +43,23 @@ def _weights_by_head(rows: list[dict]) -> np.ndarray:
     return np.array([[r[h] for r in rows] for h in heads])
 
 
+def _matrices(rows: list[dict]) -> np.ndarray:
+    """A matrix table (map, query, one column per key) as (maps, queries, keys); a
+    blocked cell ("—") as NaN, as the maps draw it. Cells are markdown ("0\\.25")."""
+    keys = [c for c in rows[0] if c not in ("map", "query")]
+    names = list(dict.fromkeys(r["map"] for r in rows))
+    return np.array(
+        [
+            [
+                [np.nan if r[k] == "—" else float(r[k].replace("\\", "")) for k in keys]
+                for r in rows
+                if r["map"] == n
+            ]
+            for n in names
+        ]
+    )
+
+
 def _top_rows_match(rows: list[dict], weights: np.ndarray) -> None:
     """A top-weights table (query, rank, key, weight) against a drawn (n_q, n_k) map."""
     for q, row in enumerate(weights):
@@ -64,7 +81,8 @@ def test_head_spaces_charts_have_summaries_and_tables_of_their_numbers():
     assert _stated_shares(summary) == [
         round(100 * w) for row in maps for w in np.sort(row)[::-1][:2]
     ]
-    np.testing.assert_allclose(_weights_by_head(table_rows(at, "heatmap_chart")), maps, atol=5e-4)
+    drawn = grid_maps(chart(at, "heatmap_chart"))  # every map's every cell, as in the table
+    np.testing.assert_allclose(_matrices(table_rows(at, "heatmap_chart")), drawn, atol=5e-3)
 
     (keys,) = [t for t in chart(at, "head_space_chart")["data"] if t.get("name") == "keys"]
     drawn = np.array([w for _, (_, w) in sorted(head_points(keys).items())])
@@ -88,16 +106,14 @@ def test_attention_maps_charts_have_summaries_and_tables_of_their_numbers():
         at, {"grid_chart", "big_chart", "mean_chart", "lines_chart"}
     )
     grid = grid_maps(chart(at, "grid_chart"))
-    np.testing.assert_allclose(
-        _weights_by_head(table_rows(at, "grid_chart")), grid[:, FOCUS], atol=5e-4
-    )
+    np.testing.assert_allclose(_matrices(table_rows(at, "grid_chart")), grid, atol=5e-3)
     lines = _weights_by_head(table_rows(at, "lines_chart"))  # heads 1-4 drawn at first
     np.testing.assert_allclose(lines, grid[:4, FOCUS], atol=5e-4)
     big = grid_maps(chart(at, "big_chart"))[0]
     np.testing.assert_allclose(big, grid[0], atol=1e-6)  # head 1 enlarged at first
-    _top_rows_match(table_rows(at, "big_chart"), big)
+    np.testing.assert_allclose(_matrices(table_rows(at, "big_chart"))[0], big, atol=5e-3)
     mean = grid_maps(chart(at, "mean_chart"))[0]
-    _top_rows_match(table_rows(at, "mean_chart"), mean)
+    np.testing.assert_allclose(_matrices(table_rows(at, "mean_chart"))[0], mean, atol=5e-3)
     strongest = re.findall(r"” (\d+)%", chart_text(at, "mean_chart")[1])
     assert [int(p) for p in strongest] == [round(100 * w) for w in np.sort(mean.ravel())[::-1][:3]]
 
@@ -107,7 +123,8 @@ def test_real_model_charts_have_summaries_and_tables_of_their_numbers(role):
     query = {"real_role": role} if role else {}
     at = open_page("pages/real_model.py", **query)
     _every_chart_is_named_and_summarised(at, {"real_grid", "real_head_map"})
-    _top_rows_match(table_rows(at, "real_head_map"), grid_maps(chart(at, "real_head_map"))[0])
+    drawn = grid_maps(chart(at, "real_head_map"))[0]
+    np.testing.assert_allclose(_matrices(table_rows(at, "real_head_map"))[0], drawn, atol=5e-3)
     rows = table_rows(at, "real_grid")
     assert len(rows) == 72 and (rows[0]["layer"], rows[0]["head"]) == (1, 1)
     summary = chart_text(at, "real_grid")[1]
@@ -189,6 +206,9 @@ def test_why_heads_charts_have_summaries_and_tables_of_their_numbers():
     ends = re.findall(r"ends at (\d\.\d+)|heads at (\d\.\d+)", chart_text(at, "wh_two_curves")[1])
     assert [float(x or y) for x, y in ends] == [round(array(c["y"])[-1], 3) for c in curves]
 
+    drawn = grid_maps(chart(at, "wh_rank_patterns"))  # the target, then the fitted patterns
+    np.testing.assert_allclose(_matrices(table_rows(at, "wh_rank_patterns")), drawn, atol=5e-3)
+
     (error,) = chart(at, "wh_rank_error")["data"]
     rows = table_rows(at, "wh_rank_error")
     np.testing.assert_allclose(_columns(rows, "error (nats)")[0], array(error["y"]), atol=5e-4)
@@ -204,13 +224,13 @@ def test_why_heads_charts_have_summaries_and_tables_of_their_numbers():
     stated = re.findall(r"(\d+) at d_head = \d+", chart_text(at, "wh_rank_sv")[1])
     assert [int(s) for s in stated] == filled.tolist()
     sigma = array(staircase["customdata"]).reshape(z.shape)
-    table = [[r[f"σ_{i + 1}"] for i in range(z.shape[1])] for r in rows]
+    table = [[r[literal(f"σ_{i + 1}")] for i in range(z.shape[1])] for r in rows]
     np.testing.assert_allclose(table, sigma, atol=5e-4)  # the hover shows 3 decimals
 
     rows = table_rows(at, "wh_slice_share")
-    names = list(dict.fromkeys(r["W_Q"] for r in rows))  # one per panel, in panel order
+    names = list(dict.fromkeys(r[literal("W_Q")] for r in rows))  # one per panel, in panel order
     for name, bars in zip(names, chart(at, "wh_slice_share")["data"], strict=True):
-        mine = [r["own slice (%)"] for r in rows if r["W_Q"] == name]
+        mine = [r["own slice (%)"] for r in rows if r[literal("W_Q")] == name]
         np.testing.assert_allclose(mine, array(bars["y"]), atol=5e-4)
 
     raw = chart(at, "wh_loss")["data"][::2]  # faint raw loss, then its running mean
@@ -270,11 +290,6 @@ def test_heads_needed_charts_have_summaries_and_tables_of_their_numbers():
     rows = table_rows(at, "heads_rollout")
     np.testing.assert_allclose(_columns(rows, "raw attention")[0], raw.ravel(), atol=5e-4)
     np.testing.assert_allclose(_columns(rows, "rollout")[0], rolled.ravel(), atol=5e-4)
-
-
-def _top_keys_match(rows: list[dict], maps: np.ndarray) -> None:
-    """A maps_top_rows table (map, query, rank 1, key, weight) against drawn maps."""
-    np.testing.assert_allclose([r["weight"] for r in rows], maps.max(axis=2).ravel(), atol=5e-4)
 
 
 def test_block_charts_have_summaries_and_tables_of_their_numbers():
@@ -344,8 +359,9 @@ def test_block_charts_have_summaries_and_tables_of_their_numbers():
     )
 
     for kind in ("encoder", "decoder", "cross"):
-        maps = np.nan_to_num(grid_maps(chart(at, f"block_{kind}")))  # masked cells weigh 0
-        _top_keys_match(table_rows(at, f"block_{kind}"), maps)
+        drawn = grid_maps(chart(at, f"block_{kind}"))  # masked cells are NaN, "—" in the table
+        np.testing.assert_allclose(_matrices(table_rows(at, f"block_{kind}")), drawn, atol=5e-3)
+        maps = np.nan_to_num(drawn)
         stated = re.findall(r"” ([<>]?\d+%)", chart_text(at, f"block_{kind}")[1])
         assert len(stated) == len(maps)
         assert all(_states(p, m.max()) for p, m in zip(stated, maps, strict=True))

@@ -15,8 +15,9 @@ from attention.core.cost import AttentionCost
 from attention.experiments.equal_cost import LayoutCost
 from attention.experiments.rank_limit import RankLimitResult
 from attention.experiments.two_targets import TwoTargetResult
+from attention.figures.base.text import percent
 from attention.figures.tables import (
-    maps_top_rows,
+    matrix_rows,
     panel_point_rows,
     rollout_rows,
     seed_accuracy_rows,
@@ -257,13 +258,54 @@ def test_translation_summaries_name_each_heads_strongest_cell():
     assert "1\\. a: “du” → “are” 80%; 2\\. b: “bist” → “you” 100%." in text
     joint = translation.joint_summary("1. a", ["du", "bist"], ["you", "are"], weights[1])
     assert joint.endswith("“du” → “you” 50%, “bist” → “you” 100%.")  # a tie: the first key
-    rows = maps_top_rows(["1. a", "2. b"], ["du", "bist"], ["you", "are"], weights)
-    assert [(r["map"], r["query"], r["key"], r["weight"]) for r in rows] == [
-        ("1. a", "du", "are", 0.8),
-        ("1. a", "bist", "you", 0.6),
-        ("2. b", "du", "you", 0.5),
-        ("2. b", "bist", "you", 1.0),
+    rows = matrix_rows(["1. a", "2. b"], ["du", "bist"], ["you", "are"], weights)
+    assert rows == [
+        {"map": "1. a", "query": "du", "you": "0.20", "are": "0.80"},
+        {"map": "1. a", "query": "bist", "you": "0.60", "are": "0.40"},
+        {"map": "2. b", "query": "du", "you": "0.50", "are": "0.50"},
+        {"map": "2. b", "query": "bist", "you": "1.00", "are": "0.00"},
     ]
+
+
+def test_causal_maps_summary_names_the_forced_row_and_skips_it():
+    """A causal map's first query may see only itself: its 100 % is the mask's, not the
+    head's. The summary says so and finds each head's strongest cell in the other rows."""
+    allowed = np.tril(np.ones((3, 3), dtype=bool))
+    weights = np.array(
+        [
+            [[1.0, 0, 0], [0.3, 0.7, 0], [0.2, 0.1, 0.7]],  # 70 % twice: the later query
+            [[1.0, 0, 0], [0.9, 0.1, 0], [0.05, 0.05, 0.9]],  # 90 % twice: not itself
+        ]
+    )
+    tokens = ["<s>", "du", "bist"]
+    text = translation.maps_summary(["1. a", "2. b"], tokens, tokens, weights, allowed)
+    assert "Row 1 (“&lt;s&gt;”) may see only itself" in text
+    assert "forced by the mask" in text
+    assert "“&lt;s&gt;” → “&lt;s&gt;”" not in text
+    assert text.endswith("1\\. a: “bist” → “bist” 70%; 2\\. b: “du” → “&lt;s&gt;” 90%.")
+    # Without a mask every row counts, as for the encoder's maps.
+    plain = translation.maps_summary(["1. a", "2. b"], tokens, tokens, weights)
+    assert "forced" not in plain and "1\\. a: “&lt;s&gt;” → “&lt;s&gt;” 100%" in plain
+
+
+def test_decoder_summary_of_every_example_reads_queries_that_choose():
+    """On the hand-built decoder of every example: no head's strongest cell is row 1, and
+    each stated percent is the largest weight of the rows after it, recomputed here."""
+    from attention.models.translation import EXAMPLES, build_translation_model, head_titles
+
+    model = build_translation_model()
+    titles = head_titles("decoder")
+    for example in EXAMPLES:
+        trace = model.run(example.english, example.german)
+        tokens = list(trace.target_tokens)
+        mask = trace.decoder.sublayers[0].detail.mask
+        assert mask[0].sum() == 1 and np.allclose(trace.decoder_weights[:, 0, 0], 1.0)
+        text = translation.maps_summary(titles, tokens, tokens, trace.decoder_weights, mask)
+        assert "Row 1 (“&lt;s&gt;”) may see only itself" in text
+        stated = re.findall(r"[<>]?\d+%", text.split("in each")[1])
+        expected = [percent(max(max(row) for row in w[1:])) for w in trace.decoder_weights]
+        assert stated == expected, (example.english, text)
+        assert "“&lt;s&gt;” → “&lt;s&gt;”" not in text
 
 
 # Tables ------------------------------------------------------------------------------

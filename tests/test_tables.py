@@ -216,3 +216,47 @@ def test_role_table_has_one_row_per_head_counted_from_one():
     assert rows[0][ENTROPY] == 0.0
     assert rows[1][ENTROPY] == pytest.approx(math.log2(n))
     assert rows[1]["punctuation"] == pytest.approx(2 / n)  # "," and "."
+
+
+def test_matrix_rows_hold_every_weight_of_the_engines_maps(scene):
+    """One row per head and query, one column per key (a repeated token named with its
+    position, as on the maps' axes), each cell the engine's weight to two decimals."""
+    trace = scene[2]
+    rows = tables.matrix_rows(["h1", "h2"], TOKENS, TOKENS, trace.weights)
+    assert len(rows) == HEADS * N
+    keys = ["the (0)", "cat", "sat", "on", "the (4)", "mat", "."]
+    for i, row in enumerate(rows):
+        head, q = divmod(i, N)
+        assert list(row) == ["map", "query", *keys]
+        assert (row["map"], row["query"]) == (f"h{head + 1}", keys[q])
+        for k, key in enumerate(keys):
+            assert float(row[key]) == pytest.approx(trace.weights[head, q, k], abs=0.005)
+            assert len(row[key]) == 4  # "0.23": two decimals
+
+
+def test_matrix_rows_mark_the_cells_a_causal_mask_blocks():
+    x = np.random.default_rng(5).normal(size=(4, 8))
+    trace = MultiHeadAttention(8, 2, seed=5)(x, causal=True)
+    allowed = np.tril(np.ones((4, 4), dtype=bool))
+    rows = tables.matrix_rows(["a", "b"], list("wxyz"), list("wxyz"), trace.weights, allowed)
+    for i, row in enumerate(rows):
+        head, q = divmod(i, 4)
+        for k, key in enumerate("wxyz"):
+            if k > q:
+                assert row[key] == "—"
+            else:
+                assert float(row[key]) == pytest.approx(trace.weights[head, q, k], abs=0.005)
+    assert rows[0]["w"] == "1.00"  # the first query may see itself only
+
+
+def test_maps_table_falls_back_to_the_focus_rows_past_the_cell_limit(scene):
+    trace = scene[2]
+    small = tables.maps_table(["h1", "h2"], TOKENS, TOKENS, trace.weights, focus=1)
+    assert len(small) == HEADS * N and "query" in small[0]
+    side = math.isqrt(tables.MAX_MATRIX_CELLS // 2) + 1  # two maps just past the limit
+    big = np.full((2, side, side), 1 / side)
+    tokens = [f"t{i}" for i in range(side)]
+    rows = tables.maps_table(["h1", "h2"], tokens, tokens, big, focus=3)
+    assert len(rows) == side and list(rows[0]) == ["key", "h1", "h2"]
+    rows = tables.maps_table(["h1", "h2"], tokens, tokens, big)  # no focus: top keys
+    assert len(rows) == 2 * side * 3 and list(rows[0]) == ["map", "query", "rank", "key", "weight"]

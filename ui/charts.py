@@ -4,6 +4,7 @@ alternative (a computed summary a screen reader reads) and a "Show as table" swi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
@@ -14,6 +15,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from attention.figures.base.grid import figure
 from attention.teaching.markdown import literal
+from ui.media import narrow_screen
 
 CHART_CONFIG = {
     "displaylogo": False,
@@ -57,6 +59,8 @@ def show_chart(
     if summary is not None or table is not None:
         target = target.container()  # one block: a placeholder holds the chart and its text
     st.session_state[_CHART_SENT] = True
+    if narrow_screen():
+        fig = _legend_below(fig)
     event = target.plotly_chart(
         fig, key=key, width="stretch", config=CHART_CONFIG, theme=None, alt=name, **kwargs
     )
@@ -70,10 +74,35 @@ def show_chart(
     return event
 
 
+# Characters with a meaning inside a markdown table cell (inline markup, HTML, math,
+# the cell separator); a column name holding none renders as it reads.
+_INLINE_MARKUP = re.compile(r"[\\`*_\[\]<>&~$|]")
+
+
+def _legend_below(fig: go.Figure) -> go.Figure:
+    """A copy of `fig` with a legend that stood beside the plot laid under it instead: on
+    a phone a side legend took most of the width (64 px were left to one plot)."""
+    legend = fig.layout.legend
+    shown = fig.layout.showlegend is not False and any(
+        trace.showlegend is not False for trace in fig.data
+    )
+    if not shown or legend.orientation == "h":
+        return fig
+    fig = go.Figure(fig)
+    fig.update_layout(
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.25, "yanchor": "top"}
+    )
+    return fig
+
+
 def _plain(table: TableRows) -> pd.DataFrame:
-    """The rows with their text cells escaped: st.table renders markdown in cells, and
-    tokens are user text."""
+    """The rows with their text cells escaped, and column names that hold markup
+    characters: st.table renders markdown in both, and tokens are user text (a map's
+    keys name its columns)."""
     frame = pd.DataFrame(table)
+    frame.columns = [
+        literal(name) if _INLINE_MARKUP.search(name) else name for name in map(str, frame.columns)
+    ]
     for column in frame.select_dtypes(include=["object", "string"]).columns:
         frame[column] = frame[column].map(lambda cell: literal(str(cell)))
     return frame

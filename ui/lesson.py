@@ -297,6 +297,25 @@ def presenter_style() -> None:
     st.html(PRESENTER_CSS)
 
 
+NAVIGATION_KEY = "lesson_nav"
+# On a phone Streamlit stacks columns one per line: the step, Back, Next, the picker and
+# the presenter switch took 280 of 844 px. Under 640 px they wrap in two lines instead:
+# the step with Back and Next, then the picker with the switch.
+PHONE_NAVIGATION_CSS = """<style>
+@media (max-width: 640px) {
+.st-key-lesson_nav [data-testid="stHorizontalBlock"] {flex-wrap: wrap; row-gap: 0.5rem;}
+.st-key-lesson_nav [data-testid="stColumn"] {min-width: 0 !important; width: auto !important;
+  flex: 1 1 26% !important;}
+.st-key-lesson_nav [data-testid="stColumn"]:nth-child(4) {flex-basis: 55% !important;}
+}
+</style>"""
+
+
+def phone_navigation_style() -> None:
+    """The Lesson's navigation row kept compact on a phone (PHONE_NAVIGATION_CSS)."""
+    st.html(PHONE_NAVIGATION_CSS)
+
+
 def caption(text: StepText, view: StepView, number: int) -> list[str]:
     """What the step's picture shows, for the caption inside an exported PNG."""
     return [f"Head Spaces lesson, step {number}: {text.title}", view.setting]

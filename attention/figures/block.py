@@ -109,9 +109,9 @@ def concat_figure(
     rows = {"autorange": "reversed", "type": "category"}
     layout[left.xaxis].update(
         showticklabels=False,
-        title={"text": f"concatenated heads:<br>{n_heads} × {d_head} = {width} numbers"},
-    )  # two lines each: the two titles keep apart in a 1024-px window
-    layout[right.xaxis].update(title={"text": f"× W_O → update:<br>{update.shape[1]} numbers"})
+        title={"text": f"concatenated<br>heads: {n_heads} × {d_head}<br>= {width} numbers"},
+    )  # short lines: the two titles keep apart in a phone's 390-px window
+    layout[right.xaxis].update(title={"text": f"× W_O →<br>update: {update.shape[1]}<br>numbers"})
     layout[left.yaxis].update(rows, title={"text": "token"})
     layout[right.yaxis].update(rows, showticklabels=False)
     layout.update(

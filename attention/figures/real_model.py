@@ -45,6 +45,7 @@ def head_grid_figure(
     selected: tuple[int, int] | None = None,
     role: str | None = None,
     role_values: np.ndarray | None = None,
+    narrow: bool = False,
 ) -> go.Figure:
     """All (layers, heads, m, m) maps as one grid: layer rows, head columns, shared 0–1
     colour scale, drawn as ONE heatmap trace (grid.tiled). The caller pools maps longer
@@ -53,7 +54,8 @@ def head_grid_figure(
     browser time and show nothing more; 72 full 64-token maps were 5.6 MB on the wire).
     `selected` (0-based layer, head) gets a frame in its head's colour; `role_values`
     (layers, heads) frames every map in a colour scale running from 0 to the largest
-    head's value and writes the value above the map."""
+    head's value and writes the value above the map. `narrow` (a phone, ~20 px a map)
+    labels the columns with bare head numbers and says so in the axis title."""
     m = min(len(tokens), np.shape(pooled)[-1])
     check_shape("pooled", pooled, (None, None, m, m))
     if role_values is not None:
@@ -67,7 +69,14 @@ def head_grid_figure(
     tiles = MapTiles(m, m, row_gap, col_gap)
     axis = {"type": "category", "showgrid": False, "zeroline": False, "ticks": ""}
     layout = {
-        "xaxis": {**axis, "showticklabels": False, "title": {"text": "keys →", "standoff": 4}},
+        "xaxis": {
+            **axis,
+            "showticklabels": False,
+            "title": {
+                "text": "heads (numbered above) · keys →" if narrow else "keys →",
+                "standoff": 4,
+            },
+        },
         "yaxis": {
             **axis,
             "autorange": "reversed",
@@ -80,7 +89,8 @@ def head_grid_figure(
     layout.update(
         annotations=[
             {
-                "text": f"head<br>{head + 1}",  # two short lines: 12 fit at 1024 px
+                # two short lines: 12 fit at 1024 px; a phone has room for the number
+                "text": str(head + 1) if narrow else f"head<br>{head + 1}",
                 "xref": "x",
                 "yref": "paper",
                 "x": tiles.col_middle(head),

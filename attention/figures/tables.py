@@ -295,19 +295,72 @@ def series_rows(
     ]
 
 
-def maps_top_rows(
+# An attention map as a table: rows = queries, columns = keys. Past this many cells
+# (maps × queries × keys) an HTML table is too long to read or to draw, and the pages
+# show one query's row per map instead (focus_weight_rows).
+MAX_MATRIX_CELLS = 4096
+
+
+def distinct_names(tokens: Sequence[str]) -> list[str]:
+    """Tokens as column or row names: one that occurs more than once gets its position
+    appended, as on the maps' axes ("the (0)", "the (4)")."""
+    counts: dict[str, int] = {}
+    for token in tokens:
+        counts[token] = counts.get(token, 0) + 1
+    return [f"{t} ({i})" if counts[t] > 1 else t for i, t in enumerate(tokens)]
+
+
+def matrix_rows(
     names: Sequence[str],
     query_tokens: Sequence[str],
     key_tokens: Sequence[str],
     maps: np.ndarray,
-    top: int = 1,
+    allowed: np.ndarray | None = None,
 ) -> list[dict[str, object]]:
-    """Several maps (m, n_q, n_k) named `names`: per map and query, its `top` heaviest
-    keys (top_weight_rows with the map's name first)."""
+    """Maps (m, n_q, n_k) named `names` as tables: one row per map and query, one column
+    per key, each weight to two decimals (the 0–1 scale's steps a reader compares), "—"
+    where the mask `allowed` (broadcastable to the maps; True = may attend) blocks it."""
+    maps = np.asarray(maps)
+    blocked = (
+        np.zeros(maps.shape, dtype=bool)
+        if allowed is None
+        else ~np.broadcast_to(np.asarray(allowed, dtype=bool), maps.shape)
+    )
+    keys = distinct_names(key_tokens)
+    return [
+        {
+            "map": name,
+            "query": query,
+            **{
+                key: "—" if cut else f"{w:.2f}"
+                for key, w, cut in zip(keys, row, cut_row, strict=True)
+            },
+        }
+        for name, weights, cuts in zip(names, maps, blocked, strict=True)
+        for query, row, cut_row in zip(distinct_names(query_tokens), weights, cuts, strict=True)
+    ]
+
+
+def maps_table(
+    names: Sequence[str],
+    query_tokens: Sequence[str],
+    key_tokens: Sequence[str],
+    maps: np.ndarray,
+    focus: int | None = None,
+    allowed: np.ndarray | None = None,
+) -> list[dict[str, object]]:
+    """The maps' whole table (matrix_rows) when it has at most MAX_MATRIX_CELLS cells;
+    past that, the `focus` query's row of every map (focus_weight_rows), or with no
+    focus each query's heaviest keys in every map (top_weight_rows)."""
+    maps = np.asarray(maps)
+    if maps.size <= MAX_MATRIX_CELLS:
+        return matrix_rows(names, query_tokens, key_tokens, maps, allowed)
+    if focus is not None:
+        return focus_weight_rows(key_tokens, maps[:, focus], list(names))
     return [
         {"map": name, **row}
         for name, weights in zip(names, maps, strict=True)
-        for row in top_weight_rows(query_tokens, key_tokens, weights, top)
+        for row in top_weight_rows(query_tokens, key_tokens, weights)
     ]
 
 

@@ -102,15 +102,31 @@ def singular_value_chart(result: RankLimitResult) -> go.Figure:
     return figure(data, framed_layout(layout, 420))
 
 
-def rank_patterns(result: RankLimitResult, d_heads: list[int]) -> go.Figure:
-    """The target pattern beside the fitted patterns at the chosen d_heads."""
+def pattern_maps(
+    result: RankLimitResult, d_heads: list[int]
+) -> tuple[list[str], list[str], np.ndarray]:
+    """The maps `rank_patterns` draws: their titles, the token names t0, t1, … and the
+    target followed by the fitted patterns at the chosen d_heads (those in range)."""
     n = len(result.target)
     check_shape("result.target", result.target, (n, n))
     check_shape("result.fitted", result.fitted, (len(result.d_heads), n, n))
-    tokens = [f"t{i}" for i in range(n)]
     chosen = [d for d in dict.fromkeys(d_heads) if 1 <= d <= result.d_heads[-1]]
     maps = np.stack([result.target, *(result.fitted[d - 1] for d in chosen)])
     titles = ["target"] + [f"d_head = {d}" for d in chosen]
+    return titles, [f"t{i}" for i in range(n)], maps
+
+
+def rank_patterns(
+    result: RankLimitResult, d_heads: list[int], columns: int | None = None
+) -> go.Figure:
+    """The target pattern beside the fitted patterns at the chosen d_heads, all in one
+    row unless `columns` says how many a row holds (one on a phone)."""
+    titles, tokens, maps = pattern_maps(result, d_heads)
     return attention_grid(
-        maps, tokens, titles=titles, columns=len(titles), head_colors=False, panel_px=300
+        maps,
+        tokens,
+        titles=titles,
+        columns=columns or len(titles),
+        head_colors=False,
+        panel_px=300,
     )

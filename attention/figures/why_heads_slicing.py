@@ -65,26 +65,30 @@ def slice_share_chart(shares: Mapping[str, np.ndarray]) -> go.Figure:
 
 
 def slicing_figure(
-    whole: np.ndarray, cut: np.ndarray, n_heads: int, title_chars: int = PAGE_TITLE_CHARS
+    whole: np.ndarray,
+    cut: np.ndarray,
+    n_heads: int,
+    title_chars: int = PAGE_TITLE_CHARS,
+    columns: int = 2,
 ) -> go.Figure:
     """W_Q as one d_model × h·d_head matrix `whole`, each of the `n_heads` heads' column
     blocks under a bar of its colour (left), beside `cut`, the block-diagonal matrix
     slicing would mean (both from attention.experiments.slicing.slicing_matrices);
-    `title_chars` as in grid.grid."""
+    `title_chars` as in grid.grid; `columns` = 1 puts `cut` below (a phone)."""
     check_shape("whole", whole, (None, None))
-    d_model, columns = np.shape(whole)
-    if n_heads < 1 or columns % n_heads:
+    d_model, width = np.shape(whole)
+    if n_heads < 1 or width % n_heads:
         raise ValueError(
             f"whole should have shape (any, a multiple of n_heads={n_heads}), got {np.shape(whole)}"
         )
-    check_shape("cut", cut, (d_model, columns))
-    d_head = columns // n_heads
+    check_shape("cut", cut, (d_model, width))
+    d_head = width // n_heads
     custom = np.broadcast_to(np.arange(n_heads * d_head) // d_head + 1, whole.shape)
     titles = [
         "W_Q as it is: every head reads every coordinate",
         "If heads sliced the embedding (not what happens)",
     ]
-    panels, layout = grid(2, 2, titles, h_gap=0.08, title_chars=title_chars)
+    panels, layout = grid(2, columns, titles, h_gap=0.08, title_chars=title_chars)
     margin = titles_margin(layout)
     data, shapes, notes = [], [], []
     for panel, matrix in zip(panels, (whole, cut), strict=True):
@@ -136,7 +140,8 @@ def slicing_figure(
     layout[panels[0].yaxis]["title"] = {"text": "input coordinate"}
     # The same rows on the right: numbered once, left (at 1024 px the right panel's
     # numbers ran into the left panel).
-    layout[panels[1].yaxis]["showticklabels"] = False
+    layout[panels[1].yaxis]["showticklabels"] = columns == 1
     layout["annotations"] += notes
     layout.update(shapes=shapes, coloraxis=signed_axis(whole, title="weight"))
-    return figure(data, framed_layout(layout, min(720, 260 + 6 * d_model), margin))
+    rows = 2 // columns
+    return figure(data, framed_layout(layout, rows * min(720, 260 + 6 * d_model), margin))

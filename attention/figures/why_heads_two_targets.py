@@ -25,19 +25,21 @@ from attention.figures.base.text import percent, unique_labels
 MAX_NAMED_TICKS = 24  # tokens named along each panel's axis (targets and query always)
 
 
-def two_target_figure(tokens: Sequence[str], result: TwoTargetResult) -> go.Figure:
-    """The query's weights over the tokens: one head (left), two heads (right); the two
-    targets' columns shaded."""
+def two_target_figure(
+    tokens: Sequence[str], result: TwoTargetResult, columns: int = 2
+) -> go.Figure:
+    """The query's weights over the tokens: one head (left), two heads (right; below with
+    `columns` = 1, on a phone); the two targets' columns shaded."""
     check_shape("result.one_head", result.one_head, (len(tokens),))
     check_shape("result.two_heads", result.two_heads, (2, len(tokens)))
     labels = unique_labels(list(tokens))
     query = labels[result.query]
     one, two = result.one_head_fetch, result.two_heads_fetch
     titles = [
-        f"One head: {percent(one[0], 1)} + {percent(one[1], 1)}",
-        f"Two heads: {percent(two[0], 1)} and {percent(two[1], 1)}",
-    ]
-    panels, layout = grid(2, 2, titles, h_gap=0.06)
+        f"One head:<br>{percent(one[0], 1)} + {percent(one[1], 1)}",
+        f"Two heads:<br>{percent(two[0], 1)} and {percent(two[1], 1)}",
+    ]  # two lines each: the titles keep apart over the half panels of a phone
+    panels, layout = grid(2, columns, titles, h_gap=0.06, v_gap=0.3)
     # The single head is another model, not head 1: it keeps the layouts' black.
     series = [(panels[0], LAYOUT_STYLES[0][0], result.one_head, "one head")]
     series += [
@@ -90,9 +92,11 @@ def two_target_figure(tokens: Sequence[str], result: TwoTargetResult) -> go.Figu
             title={"text": "key token (targets shaded)"},
         )
     layout[panels[0].yaxis].update(range=[0, 1.05], title={"text": "attention weight"})
-    layout[panels[1].yaxis].update(matches="y", showticklabels=False)
-    layout.update(shapes=shapes, barmode="group", legend={"orientation": "h", "y": -0.45})
-    return figure(data, framed_layout(layout, 440))
+    layout[panels[1].yaxis].update(matches="y", showticklabels=columns == 1)
+    stacked = columns == 1
+    legend = {"orientation": "h", "y": -0.25 if stacked else -0.45}
+    layout.update(shapes=shapes, barmode="group", legend=legend)
+    return figure(data, framed_layout(layout, 760 if stacked else 440))
 
 
 def two_target_curves(result: TwoTargetResult) -> go.Figure:

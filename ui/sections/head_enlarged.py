@@ -6,10 +6,11 @@ import streamlit as st
 
 from attention.analysis.head_metrics import head_mean
 from attention.figures.attention_maps import LARGE_MAP_CELLS, attention_grid
-from attention.figures.tables import top_weight_rows
+from attention.figures.tables import maps_table
 from attention.teaching.narration import attention_maps as narration
 from attention.teaching.narration.charts import map_summary
 from ui.charts import show_chart
+from ui.media import narrow_screen
 from ui.pooled_maps import maps_to_draw
 from ui.shown_maps import ShownMaps
 
@@ -41,7 +42,12 @@ def one_head_large(maps: ShownMaps) -> None:
         "self_attention": maps.is_self,
         "max_cells": LARGE_MAP_CELLS,
     }
-    sides = {"query_side": maps.query_side, "key_side": maps.key_side, **SQUARE}
+    sides = {
+        "query_side": maps.query_side,
+        "key_side": maps.key_side,
+        "colorbar_below": narrow_screen(),  # on a phone the map takes the whole width
+        **SQUARE,
+    }
     title = maps.head_names[head]
     mean_weights = head_mean(trace.weights)
     big, mean = st.columns(2)
@@ -60,7 +66,13 @@ def one_head_large(maps: ShownMaps) -> None:
             key="big_chart",
             name=f"Attention map of {title}",
             summary=map_summary(title, maps.query_tokens, maps.key_tokens, trace.weights[head]),
-            table=top_weight_rows(maps.query_tokens, maps.key_tokens, trace.weights[head]),
+            table=maps_table(
+                [title],
+                maps.query_tokens,
+                maps.key_tokens,
+                trace.weights[head : head + 1],
+                allowed=trace.mask,
+            ),
         )
     with mean:
         show_chart(
@@ -75,7 +87,13 @@ def one_head_large(maps: ShownMaps) -> None:
             summary=map_summary(
                 "mean of all heads", maps.query_tokens, maps.key_tokens, mean_weights[0]
             ),
-            table=top_weight_rows(maps.query_tokens, maps.key_tokens, mean_weights[0]),
+            table=maps_table(
+                ["mean of all heads"],
+                maps.query_tokens,
+                maps.key_tokens,
+                mean_weights,
+                allowed=trace.mask,
+            ),
         )
     note = narration.large_pooled_note(len(maps.query_tokens), maps.is_self, LARGE_MAP_CELLS)
     if note:

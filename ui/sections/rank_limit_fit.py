@@ -10,6 +10,7 @@ from attention import MultiHeadAttention
 from attention.experiments.rank_limit import PATTERNS, pattern_from_choices, target_pattern
 from attention.figures import tables
 from attention.figures.why_heads_rank_limit import (
+    pattern_maps,
     rank_error_chart,
     rank_patterns,
     singular_value_chart,
@@ -18,6 +19,7 @@ from attention.teaching.narration import why_heads as narration
 from ui import url_params
 from ui import why_heads as exp
 from ui.charts import show_chart
+from ui.media import narrow_screen
 
 
 def drawn_pattern(n: int) -> np.ndarray | None:
@@ -108,9 +110,11 @@ def rank_limit(seed: int, mha: MultiHeadAttention) -> None:
         "is the rank limit. Below: the target and the fitted patterns at a few d_head."
     )
     shown = narration.shown_d_heads(today, n)
+    titles, tokens, maps = pattern_maps(result, shown)
     show_chart(
-        rank_patterns(result, shown),
+        rank_patterns(result, shown, columns=1 if narrow_screen() else None),
         "wh_rank_patterns",
         name="The target pattern beside one head's fitted patterns",
         summary=narration.rank_patterns_summary(result, shown),
+        table=tables.matrix_rows(titles, tokens, tokens, maps),
     )

@@ -9,7 +9,7 @@ import streamlit as st
 
 from attention.figures.attention_maps import attention_grid
 from attention.figures.block_translation import joint_query_key_figure
-from attention.figures.tables import maps_top_rows, top_weight_rows
+from attention.figures.tables import matrix_rows, top_weight_rows
 from attention.geometry.head_spaces import head_layout
 from attention.models import translation
 from attention.models.translation.pronoun import choose_pronoun
@@ -65,8 +65,10 @@ def _maps_beside_heads(
             ),
             key=f"block_{kind}",
             name=f"{KIND_NAMES[kind]}: one map per head",
-            summary=narration.maps_summary(titles, query_tokens, keys, weights),
-            table=maps_top_rows(titles, query_tokens, keys, weights),
+            summary=narration.maps_summary(
+                titles, query_tokens, keys, weights, grid_options.get("allowed")
+            ),
+            table=matrix_rows(titles, query_tokens, keys, weights, grid_options.get("allowed")),
         )
     with table:
         st.markdown(narration.head_list(titles, heads))

@@ -13,6 +13,7 @@ from attention.teaching.narration import why_heads as narration
 from ui import why_heads as exp
 from ui.charts import show_chart
 from ui.data import ScenarioRun
+from ui.media import narrow_screen
 from ui.scenario import Scenario
 
 
@@ -68,7 +69,7 @@ def one_distribution_per_head(scenario: Scenario, run: ScenarioRun) -> None:
     result = exp.two_targets(run.x, query, a, b, scenario.seed)
     st.markdown(narration.two_target_fit_sentence(len(result.one_head_loss), result.d_heads))
     show_chart(
-        two_target_figure(tokens, result),
+        two_target_figure(tokens, result, columns=1 if narrow_screen() else 2),
         "wh_two_targets",
         name="The query's weights: one head beside two heads",
         summary=narration.two_target_summary(tokens, result),

@@ -26,6 +26,8 @@ MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}  # figures fill the page's column
 # that share of them.
 PAGE_TITLE_CHARS = 66
 HALF_PAGE_TITLE_CHARS = PAGE_TITLE_CHARS // 2  # a figure in half the column
+# A phone 390 px wide leaves charts ~358 px: 66 × 358 / 535 characters.
+PHONE_TITLE_CHARS = 44
 TITLE_LINE_PX = 22  # a title line's height at the figures' font size
 CHART_MARGIN = {**MARGIN, "t": 60}
 AXIS_FRAME = {"showline": True, "linecolor": "#888888", "gridcolor": "#EEEEEE"}

@@ -169,18 +169,74 @@ def maps_summary(
     query_tokens: Sequence[str],
     key_tokens: Sequence[str],
     weights: np.ndarray,
+    allowed: np.ndarray | None = None,
 ) -> str:
-    """One attention's maps (heads, n_q, n_k): their size and each head's strongest cell."""
+    """One attention's maps (heads, n_q, n_k): their size and each head's strongest cell
+    (ties: see _strongest_cell). With a mask `allowed` (n_q, n_k), a query that may see
+    one key only (a causal map's first row) has no choice: it is named as forced and
+    left out of the strongest cells."""
     heads, n_q, n_k = np.shape(weights)
+    size = (
+        f"{heads} {plural(heads, 'map')} of {n_q} {plural(n_q, 'query', 'queries')} (rows) × "
+        f"{n_k} {plural(n_k, 'key')} (columns)."
+    )
+    choosing = np.ones(n_q, dtype=bool) if allowed is None else np.sum(allowed, axis=1) > 1
+    forced = _forced_rows(query_tokens, key_tokens, allowed, choosing)
+    if not choosing.any():
+        return f"{size} {forced}"
+    rows = np.flatnonzero(choosing)
+    self_links = list(query_tokens) == list(key_tokens)
     strongest = "; ".join(
         f"{literal(title)}: {quoted(query_tokens[q])} → {quoted(key_tokens[k])} {percent(w[q, k])}"
         for title, w in zip(titles, np.asarray(weights), strict=True)
-        for q, k in [divmod(int(np.argmax(w)), n_k)]
+        for q, k in [_strongest_cell(w, rows, self_links)]
     )
-    return (
-        f"{heads} {plural(heads, 'map')} of {n_q} {plural(n_q, 'query', 'queries')} (rows) × "
-        f"{n_k} {plural(n_k, 'key')} (columns). Strongest weight in each: {strongest}."
+    among = "" if choosing.all() else " among the queries with a choice"
+    ties = " (of equal ones, a link to another word, then the later query)" if self_links else ""
+    return " ".join(
+        part
+        for part in (size, forced, f"Strongest weight{among} in each{ties}: {strongest}.")
+        if part
     )
+
+
+def _strongest_cell(weights: np.ndarray, rows: np.ndarray, self_links: bool) -> tuple[int, int]:
+    """(query, key) of the largest weight, as a summary shows it (a whole percent),
+    within the query `rows`. Hand-built heads tie at 100 % often; a tie goes to a link
+    to another word over one to itself (when `self_links`: keys are the queries), then to
+    the later query, which had more keys to choose from."""
+    q, k = np.meshgrid(rows, np.arange(weights.shape[1]), indexing="ij")
+    q, k = q.ravel(), k.ravel()
+    shown = np.round(weights[q, k] * 100)
+    elsewhere = (q != k) if self_links else np.ones_like(q, dtype=bool)
+    best = np.lexsort((q, elsewhere, shown))[-1]  # the last key sorts first
+    return int(q[best]), int(k[best])
+
+
+def _forced_rows(
+    query_tokens: Sequence[str],
+    key_tokens: Sequence[str],
+    allowed: np.ndarray | None,
+    choosing: np.ndarray,
+) -> str:
+    """The sentence on the queries the mask leaves one key (or none): every head puts
+    all of such a query's weight there, so its row says nothing about the heads."""
+    if allowed is None or choosing.all():
+        return ""
+    parts = []
+    for q in np.flatnonzero(~choosing):
+        seen = np.flatnonzero(allowed[q])
+        if len(seen):
+            key = key_tokens[int(seen[0])]
+            where = "itself" if key == query_tokens[q] and seen[0] == q else quoted(key)
+            parts.append(
+                f"row {q + 1} ({quoted(query_tokens[q])}) may see only {where}, so every head "
+                "puts all its weight there"
+            )
+        else:
+            parts.append(f"row {q + 1} ({quoted(query_tokens[q])}) may see no key")
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + ": forced by the mask, not chosen by the head."
 
 
 def joint_summary(

@@ -1,0 +1,55 @@
+"""What the student's browser says about its screen, for layouts the server chooses: the
+server cannot see a CSS media query (prefers-reduced-motion, a phone's width), so a tiny
+bidirectional component per query evaluates it and sends it back only when it differs
+from what the page already assumes (no match), and again whenever it changes. The
+reporters are drawn once per run by app.py; pages only read the answers (False until
+the browser has said otherwise, and in AppTest, which runs a page alone)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+# A phone held upright: Streamlit stacks columns below 640 px, and so do the pages.
+NARROW_QUERY = "(max-width: 640px)"
+REDUCED_MOTION_QUERY = "(prefers-reduced-motion: reduce)"
+_JS = """
+export default function ({ data, setStateValue }) {
+  const query = window.matchMedia(data.query);
+  const report = () => {
+    if (query.matches !== data.matches) setStateValue("matches", query.matches);
+  };
+  report();
+  query.addEventListener("change", report);
+  return () => query.removeEventListener("change", report);
+}
+"""
+_report = st.components.v2.component("head_spaces_media_query", html="", js=_JS)
+
+
+_QUERIES = {"motion_preference": REDUCED_MOTION_QUERY, "narrow_screen": NARROW_QUERY}
+
+
+def report_media() -> None:
+    """Draw the reporters, once per run (app.py): each sends its query's answer into the
+    session state under its key; a change reruns the app."""
+    for key, query in _QUERIES.items():
+        _report(key=key, data={"query": query, "matches": _matches(key)}, on_matches_change=_keep)
+
+
+def _matches(key: str) -> bool:
+    return bool(st.session_state.get(key, {}).get("matches"))
+
+
+def prefers_reduced_motion() -> bool:
+    """True when the browser asks for reduced motion: animations then step, not glide."""
+    return _matches("motion_preference")
+
+
+def narrow_screen() -> bool:
+    """True on a screen 640 px wide or less (a phone): grids of panels go one per row."""
+    return _matches("narrow_screen")
+
+
+def _keep() -> None:
+    """on_matches_change: the new value is in the component's state; the rerun it
+    starts lays the page out accordingly."""
