@@ -268,12 +268,10 @@ class StreamlitTab:
         if options and not isinstance(proto.default, Iterable):  # a select box or radio
             shown = options[value] if isinstance(value, int) else str(value)
             is_default = proto.HasField("default") and options[proto.default] == shown
+        elif isinstance(value, str):  # a text input or area
+            shown, is_default = value, getattr(proto, "default", None) == value
         else:
-            shown = (
-                str(int(value))
-                if isinstance(value, int | float) and value == int(value)
-                else str(value)
-            )
+            shown = str(int(value)) if value == int(value) else str(value)
             is_default = list(getattr(proto, "default", [])) == [float(value)]
         if is_default:
             params.pop(proto.query_param_key, None)

@@ -86,3 +86,14 @@ def test_focus_token_is_shown_literally():
     assert "<b>" not in title and "\\*x\\*" in title
     caption = narration.neighbours_caption("[a](b)", 64, 16)
     assert "](" not in caption and "all 64 dimensions" in caption and "its 16 dimensions" in caption
+
+
+def test_start_page_plain_words_name_each_heads_strongest_key_without_notation():
+    tokens = ["The", "cat", "<b>sat</b>"]
+    weights = np.zeros((2, 3, 3))
+    weights[0, 1] = [0.1, 0.2, 0.7]  # head 1: "cat" looks at the third token
+    weights[1, 1] = [0.996, 0.004, 0.0]  # head 2: nearly all on "The"
+    text = narration.start_page_plain(tokens, 1, weights)
+    assert "“cat” looks most: in head 1, at “&lt;b&gt;sat&lt;/b&gt;” (70% of its attention)" in text
+    assert "in head 2, at “The” (>99% of its attention)." in text
+    assert not any(mark in text for mark in ("$", "ρ", "W_", "·"))

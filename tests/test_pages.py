@@ -152,3 +152,17 @@ def test_the_start_page_path_lists_every_page():
     ]
     assert linked[0] == "Lesson"
     assert sorted(linked) == sorted(t for t, path in titles.items() if path != "pages/home.py")
+
+
+def test_the_start_page_opens_with_plain_words_and_a_picture_of_two_heads():
+    """Before the symbols (kept in an expander), the page's words have no notation and
+    say where each drawn head's focus token looks most."""
+    at = open_page("pages/home.py")
+    opening = at.markdown[0].value
+    assert not any(mark in opening for mark in ("$", "ρ", "W_"))
+    spec = chart(at, "home_heads")
+    titles = [a["text"] for a in spec["layout"]["annotations"] if a["text"].startswith("head")]
+    assert titles == ["head 1", "head 2"]
+    assert "in head 1, at “" in opening and "in head 2, at “" in opening
+    assert at.expander[0].label == "The same in symbols"
+    assert "$W_Q$" in at.expander[0].markdown[0].value

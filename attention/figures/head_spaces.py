@@ -190,12 +190,14 @@ def head_space_figure(
     heads: list[int] | None = None,
     tile_px: int = PlaneTiles.tile_px,
     title_chars: int = PAGE_TITLE_CHARS,
+    measured_titles: bool = True,
 ) -> go.Figure:
     """One tile per head: its queries (●) and keys (◇) in one joint 2-D layout, and the
     focus token's query joined to every key by a line as wide as its attention weight.
     `weights` (h, n, n) are the shown heads' own; `heads` numbers them (0-based). Titles
-    wider than a tile's share of `title_chars` (the characters across the figure at its
-    narrowest) break into lines."""
+    name the head and, with `measured_titles`, the variance kept and ρ; wider than a
+    tile's share of `title_chars` (the characters across the figure at its narrowest)
+    they break into lines."""
     check_shape("weights", weights, (len(spaces.heads), len(tokens), len(tokens)))
     _check_spaces(spaces, len(tokens))
     heads = _head_numbers(spaces, heads)
@@ -204,6 +206,8 @@ def head_space_figure(
         [
             f"head {h + 1} · var {s.variance_kept:.0%}<br>ρ 2-D {_fmt(s.rho.picture)} · "
             f"own {_fmt(s.rho.head_space)}"
+            if measured_titles
+            else f"head {h + 1}"
             for h, s in zip(heads, spaces.heads, strict=True)
         ],
         columns,

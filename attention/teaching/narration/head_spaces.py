@@ -90,6 +90,25 @@ def neighbours_caption(focus_token: str, width: int, d_head: int) -> str:
     )
 
 
+def start_page_plain(tokens: Sequence[str], focus: int, weights: np.ndarray) -> str:
+    """Start here's opening in plain words, no notation: a sentence becomes points, each
+    head moves them into its own space, and (measured on `weights`, the shown heads'
+    (h, n, n)) where each head's focus token looks most."""
+    looks = "; ".join(
+        f"in head {h + 1}, at {quoted(tokens[int(np.argmax(row))])} "
+        f"({percent(float(np.max(row)))} of its attention)"
+        for h, row in enumerate(np.asarray(weights)[:, focus])
+    )
+    return (
+        "A sentence becomes a set of points, one per word piece. An attention head moves "
+        "those points into a space of its own, where each word gives most of its "
+        "attention to the words that come nearest to it (a flat picture keeps most of "
+        "that nearness; the pages measure how much). Every head moves the points its "
+        "own way, so the heads can look at different words. In the picture below, "
+        f"{quoted(tokens[focus])} looks most: {looks}."
+    )
+
+
 def start_page_sentence(d_head: int, rho: AgreementRange) -> str:
     """Start here's opening: every head moves the same vectors into its own space."""
     return (
