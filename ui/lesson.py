@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from attention.figures.lesson import for_slides
+from attention.figures.lesson import CAPTION_CHARS, PHONE_CAPTION_CHARS, for_slides
 from attention.figures.lesson_tables import MAX_COLUMNS, MAX_ROWS, figure_rows
 from attention.teaching.lesson.content import StepText, fill, lesson_text, slide_count
 from attention.teaching.lesson.export import ExportedStep, lesson_html
@@ -25,6 +25,7 @@ from attention.teaching.narration.lesson import chart_outline
 from ui import url_params
 from ui.charts import show_chart
 from ui.lesson_keys import REVEAL_KEY_NAME
+from ui.media import narrow_screen
 from ui.scenario import Scenario
 
 STEP_KEY = "lesson_step"
@@ -328,7 +329,8 @@ def figure(text: StepText, view: StepView, number: int, present: bool) -> None:
     drawn = view.figure
     if view.revealed_figure is not None and phase(text.id) == REVEALED:
         drawn = view.revealed_figure
-    shown = for_slides(drawn, caption(text, view, number), scale, fill_height=present)
+    chars = PHONE_CAPTION_CHARS if narrow_screen() else CAPTION_CHARS
+    shown = for_slides(drawn, caption(text, view, number), scale, present, chars)
     key = f"lesson_view_{text.id}"
     spec = shown.to_dict()
     described = {

@@ -147,6 +147,8 @@ _FONT_KEYS = {"font", "tickfont", "textfont", "insidetextfont", "outsidetextfont
 PLOTLY_DEFAULT_FONT = 12
 CAPTION_FONT = 12  # px before the presenter's scale (× 1.3: 16 px on a projector)
 CAPTION_CHARS = 72  # a caption line's characters: it fits half of a 1280 px window at 1.3×
+PHONE_CAPTION_CHARS = 44  # … and the width of a 390 px phone
+LEGEND_ROW_PX = 26  # a legend row at the figures' font size
 LABEL_ROOM = 28  # px above the plot for a point's label that stands over its top edge
 TITLE_PAD = 24  # px above the title: the chart's first pixels sit under the step's buttons
 
@@ -168,11 +170,15 @@ def _scaled(node: object, factor: float, under_font: bool = False) -> object:
 
 
 def for_slides(
-    fig: go.Figure, caption: list[str], font_scale: float = 1.0, fill_height: bool = False
+    fig: go.Figure,
+    caption: list[str],
+    font_scale: float = 1.0,
+    fill_height: bool = False,
+    caption_chars: int = CAPTION_CHARS,
 ) -> go.Figure:
     """`fig` with the `caption` lines written small inside it, at the top (escaped: they
-    hold the user's sentence), fonts × `font_scale`, and with `fill_height` no fixed
-    height (the page's container decides it)."""
+    hold the user's sentence) in lines of at most `caption_chars`, fonts × `font_scale`,
+    and with `fill_height` no fixed height (the page's container decides it)."""
     spec = fig.to_dict()
     layout = dict(spec.get("layout", {}))  # the figure's own dicts stay as they were
     layout["font"] = {"size": PLOTLY_DEFAULT_FONT, **layout.get("font", {})}
@@ -180,8 +186,8 @@ def for_slides(
     if font_scale != 1.0:
         spec = _scaled(spec, font_scale)
         layout = spec["layout"]
-    lines = [part for line in caption for part in textwrap.wrap(line, CAPTION_CHARS)]
-    text = "<br>".join(safe_label(line, CAPTION_CHARS) for line in lines)
+    lines = [part for line in caption for part in textwrap.wrap(line, caption_chars)]
+    text = "<br>".join(safe_label(line, caption_chars) for line in lines)
     size = round(CAPTION_FONT * font_scale)
     note = {"text": text, "font": {"size": size, "color": "#595959"}}
     # The caption goes at the top, under the figure's title when it has one (a caption
@@ -192,10 +198,14 @@ def for_slides(
         pinned, title_lines = {**title, "subtitle": note}, title["text"].count("<br>") + 1
     else:
         pinned, title_lines = {**note, "xref": "container", "x": 0.01, "xanchor": "left"}, 0
+    legend = layout.get("legend", {})
+    on_top = legend.get("yref") == "container" and legend.get("y", 0) > 0.5
+    rows = (1 if caption_chars >= CAPTION_CHARS else 3) if on_top else 0  # wraps on a phone
+    pad = TITLE_PAD + rows * LEGEND_ROW_PX * font_scale  # a top legend stays above the text
     layout["title"] = {**pinned, "yref": "container", "y": 1, "yanchor": "top",
-                       "pad": {"t": TITLE_PAD}}  # fmt: skip
+                       "pad": {"t": round(pad)}}  # fmt: skip
     title_px = title.get("font", {}).get("size", 1.4 * layout["font"]["size"])
-    room = TITLE_PAD + 1.3 * (title_lines * title_px + len(lines) * size) + LABEL_ROOM
+    room = pad + 1.3 * (title_lines * title_px + len(lines) * size) + LABEL_ROOM
     margin = layout.get("margin", {})
     layout["margin"] = {**margin, "t": round(max(margin.get("t", 80), room))}
     if fill_height:
