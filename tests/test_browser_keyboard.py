@@ -1,7 +1,8 @@
 """A keyboard-only walk in a real Chromium: from the top of the Attention-maps page, Tab
 reaches the sidebar's Heads slider, an arrow key moves it (the URL and the drawn grid
 follow), Tab reaches the grid's "Show as table" switch and Space opens the table, then
-Shift+Tab reaches the page navigation and Enter opens Head spaces. Every focus stop on
+Shift+Tab reaches the page navigation and Enter opens Head spaces, where Tab reaches the
+focus-token picker and typing a token's name sets the focus. Every focus stop on
 the way must be visible: the pixels that change when an element takes the focus (its
 focus indicator) differ from the same pixels unfocused by a contrast of 3:1 or more
 (WCAG 2.4.7, measured as 2.4.13 measures it), over at least a 1-px ring around it."""
@@ -127,6 +128,15 @@ def test_keyboard_only_walk_with_visible_focus(chromium, app_url):
     page.wait_for_url("**/head_spaces**")
     wait_until_drawn(page, min_charts=5)
     assert page.locator("h1", has_text="Head spaces").count() == 1
+
+    # The focus token, which a mouse sets by clicking a point, by keyboard: Tab to the
+    # sidebar's picker, type a token's name, Enter.
+    walk.until("Tab", lambda f: "Focus token" in f["label"])
+    count_script_runs(page)
+    page.keyboard.type("sat")
+    page.keyboard.press("Enter")
+    wait_for_rerun(page, min_charts=5)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('focus') === '2'")
 
     assert walk.measured >= 40
     assert not walk.unseen, walk.unseen
