@@ -12,6 +12,9 @@ from attention.analysis.head_roles import ROLES
 from attention.analysis.rank_collapse import MAX_DEPTH
 from attention.experiments.equal_cost import compare_layouts
 from attention.experiments.slicing import own_slice_share, slicing_matrices
+from attention.experiments.training.summary import layout_facts
+from attention.experiments.training.task import TASK_TEXTS
+from attention.experiments.training.train import TrainingConfig
 from attention.figures.attention_maps import attention_grid
 from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS
 from attention.figures.base.text import safe_label
@@ -52,6 +55,7 @@ from attention.teaching.lesson.steps import (
     translation_step,
     two_targets_step,
 )
+from attention.teaching.narration import lesson as lesson_narration
 from attention.teaching.playground import playground_from_fit
 from ui import block_data, data, why_heads
 from ui.cache_policy import PER_USER_TTL
@@ -224,6 +228,32 @@ def _cost(scenario: Scenario, heads: object) -> StepView:
     view = cost_step(rows, n, figure, _setting(toy))
     facts = {**view.facts, "heads": toy.heads, "d_model": toy.d_model, "d_head": layouts[0].d_head}
     return dataclasses.replace(view, facts=facts)
+
+
+TRAINING_POLL_SECONDS = 1.0
+
+
+def _trained_run(scenario: Scenario, revealed: bool) -> None:
+    """Step 8's evidence: the three layouts of "Why several heads?" §4 trained on the
+    two-lookup task (the same shared job and cache as that page, per seed). While it
+    trains, a fragment polls its progress each second and the step stays usable; once
+    it is done, the whole page reruns and the reveal states what the run measured."""
+    config, seed = TrainingConfig(), scenario.seed
+    status = why_heads.training_status(config, seed, wait=0.3)
+    if status.comparison is None:
+        st.fragment(_training_progress, run_every=TRAINING_POLL_SECONDS)(config, seed)
+    elif revealed:
+        facts = layout_facts(status.comparison)
+        st.markdown(lesson_narration.trained_answer(facts, TASK_TEXTS.marks, seed))
+    else:
+        st.caption(lesson_narration.training_done(seed))
+
+
+def _training_progress(config: TrainingConfig, seed: int) -> None:
+    status = why_heads.training_status(config, seed)
+    if status.comparison is not None:
+        st.rerun()  # the step redraws with the result, and this fragment stops polling
+    st.progress(status.done, text=lesson_narration.training_progress(status.done, seed))
 
 
 def _slicing(scenario: Scenario, heads: object) -> StepView:
@@ -420,4 +450,8 @@ _STEPS = {
     "real_heads": (_no_control, _real_heads),
 }
 _BY_HAND = {"lecture": _lecture_by_hand}
-LESSON_STEPS = [LessonStep(text, *_STEPS[text.id], _BY_HAND.get(text.id)) for text in lesson_text()]
+_EVIDENCE = {"cost": _trained_run}
+LESSON_STEPS = [
+    LessonStep(text, *_STEPS[text.id], _BY_HAND.get(text.id), _EVIDENCE.get(text.id))
+    for text in lesson_text()
+]
