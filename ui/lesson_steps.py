@@ -8,6 +8,7 @@ import dataclasses
 
 import streamlit as st
 
+from attention.analysis.gradient_flow import gradient_flow
 from attention.analysis.head_roles import ROLES
 from attention.analysis.rank_collapse import MAX_DEPTH
 from attention.experiments.equal_cost import compare_layouts
@@ -317,13 +318,12 @@ def _residual(scenario: Scenario, depth: object) -> StepView:
     curves = list(zip(*variants, strict=True))
     figure = rank_collapse_figure(curves, int(depth))
     setting = _setting(toy) + " · pre-LN stacks"
+    run = data.run(toy)
+    flow = gradient_flow(
+        run.x, int(depth), run.mha.n_heads, run.mha.d_head, seed=toy.seed, temperature=toy.temp
+    )
     return residual_step(
-        list(collapse.labels),
-        list(collapse.residual),
-        collapse.distances,
-        int(depth),
-        figure,
-        setting,
+        list(collapse.labels), list(collapse.residual), collapse.distances, flow, figure, setting
     )
 
 

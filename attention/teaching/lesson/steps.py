@@ -12,6 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention.analysis.ffn_reads import BlockReads
+from attention.analysis.gradient_flow import GradientFlow
 from attention.core.engine import AttentionTrace
 from attention.core.layers import gelu
 from attention.geometry.head_spaces import HeadSpaces, cosine_to, neighbours
@@ -336,13 +337,15 @@ def residual_step(
     labels: list[str],
     residual: list[bool],
     distances: np.ndarray,
-    depth: int,
+    flow: GradientFlow,
     figure: go.Figure,
     setting: str,
 ) -> StepView:
-    """Step 12: distance from rank 1 after `depth` layers for each stack variant. The
-    question is the lesson's point, residual against none: the stacks with the residual
-    win when every one of them stays further from rank 1 than every stack without it."""
+    """Step 12: distance from rank 1 after `flow.depth` layers for each stack variant,
+    and the gradient's size at their first layer. The question is the lesson's point,
+    residual against none: the stacks with the residual win when every one of them stays
+    further from rank 1 than every stack without it."""
+    depth = flow.depth
     final = np.asarray(distances, dtype=np.float64)[:, depth]
     best, worst = int(final.argmax()), int(final.argmin())
     kept = final[np.asarray(residual, dtype=bool)]
@@ -363,6 +366,8 @@ def residual_step(
         "residual_high": power_of_ten(kept.max(), 0),
         "plain_low": power_of_ten(plain.min(), 0),
         "plain_high": power_of_ten(plain.max(), 0),
+        "gradient_with": power_of_ten(flow.with_residual),
+        "gradient_without": power_of_ten(flow.without_residual),
         "answer": RESIDUAL_OPTIONS[right],
     }
     others = [i for i in range(len(RESIDUAL_OPTIONS)) if i != right]
