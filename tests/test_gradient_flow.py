@@ -79,9 +79,9 @@ def test_the_residual_step_states_both_gradients_without_e_notation():
     assert not any("gradient" in m.value for m in at.markdown)  # asked before it tells
     at.button(key="lesson_reveal").click().run()
     assert not at.exception, at.exception
-    line = next(m.value for m in at.markdown if "gradient that reaches layer 1" in m.value)
+    line = next(m.value for m in at.markdown if "gradient reaching layer 1" in m.value)
     line = line.replace("\\", "")
-    sizes = re.search(r"is (\S+) times its size at the top with the residual, (\S+) times", line)
+    sizes = re.search(r"is ×(\S+) its size at the top with the residual, ×(\S+) without", line)
     assert sizes, line
     with_residual, without = (float(v.replace(",", "")) for v in sizes.groups())
     assert with_residual > without  # the default lesson shows the residual carrying more

@@ -74,7 +74,7 @@ def test_the_step_trains_with_progress_then_answers_from_the_run():
     at = open_page(PAGE, step=str(COST_STEP), seed=str(seed), present="1")
     at.button(key="lesson_reveal").click().run()
     assert not at.exception, at.exception
-    text = next(m.value for m in at.markdown if "Trained on the two-lookup task" in m.value)
+    text = next(m.value for m in at.markdown if "Trained on two lookups" in m.value)
 
     config, batch = comparison.config, evaluation_batch(comparison.config, seed)
     for key, result in comparison.results.items():
@@ -85,7 +85,7 @@ def test_the_step_trains_with_progress_then_answers_from_the_run():
         assert f"{literal(result.variant.label)} {accuracy:.0%}" in text
     d, h = config.d_model, config.n_heads
     assert f"the parameters of one head ({4 * d * d:,})" in text  # W_Q, W_K, W_V, W_O: d × d
-    assert f"full-size heads {4 * h * d * d:,}" in text
+    assert f"full-size heads need {4 * h * d * d:,}" in text
     labels_on = {k: r.focus[:, :2] for k, r in comparison.results.items()}
     full_divides = min((labels_on["full"] > 0.5).sum(axis=0)) > 0
     assert ("specialising does not need" in text or "split heads do not" in text) == full_divides

@@ -17,6 +17,7 @@ from attention.core.engine import AttentionTrace
 from attention.core.layers import gelu
 from attention.geometry.head_spaces import HeadSpaces, cosine_to, neighbours
 from attention.geometry.planes import Layout2D
+from attention.models.translation.pronoun import PronounChoice
 from attention.teaching.lesson.by_hand import ByHand
 from attention.teaching.lesson.feed_forward import FeedForwardLook
 from attention.teaching.lesson.quiz import Quiz, index_quiz
@@ -443,28 +444,38 @@ def lecture_step(
 
 def translation_step(
     english: str,
-    head: str,
-    on_you: float,
-    delivered: dict[str, float],
-    candidates: tuple[str, ...],
+    source: list[str],
+    you: int,
+    who_is_you: np.ndarray,
+    causal_mask: np.ndarray,
+    choice: PronounChoice,
     pronouns: tuple[str, ...],
     figure: go.Figure,
     setting: str,
 ) -> StepView:
-    """Step 13: what the cross-attention brought back at the start token and which German
-    "you" it leaves; the answer is that pronoun, or "not settled" when several fit."""
-    brought = ", ".join(f"{name} {value:.2f}" for name, value in delivered.items())
+    """Step 13: self, causal and cross attention each doing their part: the encoder
+    head's (n, n) weights `who_is_you` over the English `source` (row `you` is "you"),
+    the decoder head's causal mask (True = may attend) and the cross-attention's reading
+    at the start token (`choice`). The answer is the one German "you" left, or "not
+    settled" when several fit."""
+    row = np.asarray(who_is_you, dtype=np.float64)[you]
+    top = int(np.argmax(row))
+    labels = token_labels(source)
+    brought = ", ".join(f"{name} {value:.0%}" for name, value in choice.delivered.items())
+    candidates = choice.candidates
     if len(candidates) == 1:
         right, decision = candidates[0], f"“{candidates[0]}” only"
-    elif candidates:
-        right = decision = "not settled: " + " or ".join(candidates)
     else:
-        right = decision = "no “you” to translate"
-    options = [right, *(p for p in pronouns if p != right), "not settled: " + " or ".join(pronouns)]
+        right = decision = "not settled: " + " or ".join(candidates or pronouns)
+    unsettled = "not settled: " + " or ".join(pronouns)
+    options = list(dict.fromkeys([right, *(p for p in pronouns if p != right), unsettled]))
     facts = {
         "english": english,
-        "head": head,
-        "on_you": on_you,
+        "you": labels[you],
+        "you_top": labels[top],
+        "you_top_weight": float(row[top]),
+        "blocked": int((~np.asarray(causal_mask, dtype=bool)).sum()),
+        "on_you": choice.weight_on_you,
         "delivered": brought,
         "decision": decision,
         "answer": right,

@@ -132,13 +132,12 @@ def trained_answer(facts: Mapping[str, LayoutFacts], marks: tuple[str, str], see
     scores = ", ".join(f"{literal(f.label)} {f.accuracy:.0%}" for f in (one, split, full))
     if full.split_between_lookups and split.split_between_lookups:
         verdict = (
-            f"The full-size heads divide the two lookups ({_lookups(full, marks)}) as the "
-            f"split heads do ({_lookups(split, marks)}): specialising does not need the "
-            "smaller space."
+            f"Full-size heads divide the two lookups ({_lookups(full, marks)}) as split "
+            "heads do: specialising does not need the smaller space."
         )
     elif full.split_between_lookups:
         verdict = (
-            f"The full-size heads divide the two lookups ({_lookups(full, marks)}); in this "
+            f"Full-size heads divide the two lookups ({_lookups(full, marks)}); in this "
             f"run the split heads do not ({_lookups(split, marks)})."
         )
     elif split.split_between_lookups:
@@ -148,16 +147,14 @@ def trained_answer(facts: Mapping[str, LayoutFacts], marks: tuple[str, str], see
         )
     else:
         verdict = "In this run neither layout's heads divide the two lookups between them."
-    same = split.parameters == one.parameters
-    cost = (
-        f"the parameters of one head ({split.parameters:,})"
-        if same
-        else f"{split.parameters:,} parameters against one head's {one.parameters:,}"
-    )
+    if split.parameters == one.parameters:
+        cost = f"the parameters of one head ({split.parameters:,})"
+    else:
+        cost = f"{split.parameters:,} parameters against one head's {one.parameters:,}"
     return (
-        f"**Trained on the two-lookup task** (seed {seed}), share of held-out sequences "
-        f"with both answers right: {scores}. {verdict} What the split buys: {cost}, "
-        f"full-size heads {full.parameters:,}."
+        f"**Trained on two lookups** (seed {seed}), held-out sequences right: {scores}. "
+        f"{verdict} The split buys this with {cost}; full-size heads need "
+        f"{full.parameters:,}."
     )
 
 
@@ -165,7 +162,7 @@ def training_progress(done: float, seed: int) -> str:
     """The progress bar's text while the step's run trains."""
     return (
         f"Training one head, split heads and full-size heads on the two-lookup task "
-        f"(seed {seed}): {done:.0%} done. The step works meanwhile."
+        f"(seed {seed}): {done:.0%} done."
     )
 
 
