@@ -51,10 +51,10 @@ def test_the_verdict_follows_which_layouts_divide_the_lookups(split_on, full_on,
 
 
 def test_the_cost_clause_says_equal_parameters_only_when_they_are_equal():
-    assert "the parameters of one head (4,096)" in trained_answer(facts(), MARKS, 0)
+    assert "the split costs one head's 4,096 parameters" in trained_answer(facts(), MARKS, 0)
     other = trained_answer(facts(split_params=5000), MARKS, 0)
-    assert "5,000 parameters against one head's 4,096" in other
-    assert "the parameters of one head" not in other
+    assert "the split costs 5,000 parameters, one head 4,096" in other
+    assert "one head's" not in other
 
 
 def test_the_step_trains_with_progress_then_answers_from_the_run():
@@ -84,8 +84,8 @@ def test_the_step_trains_with_progress_then_answers_from_the_run():
         accuracy = (logits.argmax(axis=-1) == batch.answers).all(axis=1).mean()
         assert f"{literal(result.variant.label)} {accuracy:.0%}" in text
     d, h = config.d_model, config.n_heads
-    assert f"the parameters of one head ({4 * d * d:,})" in text  # W_Q, W_K, W_V, W_O: d × d
-    assert f"full-size heads need {4 * h * d * d:,}" in text
+    assert f"the split costs one head's {4 * d * d:,} parameters" in text  # W_Q,K,V,O: d × d
+    assert f"full-size heads {4 * h * d * d:,}." in text
     labels_on = {k: r.focus[:, :2] for k, r in comparison.results.items()}
     full_divides = min((labels_on["full"] > 0.5).sum(axis=0)) > 0
     assert ("specialising does not need" in text or "split heads do not" in text) == full_divides

@@ -423,9 +423,9 @@ def _translation(scenario: Scenario, index: object) -> StepView:
     you = trace.source_positions("2nd person")[0]
     allowed = np.broadcast_to(trace.decoder.sublayers[0].detail.mask, trace.decoder_weights.shape)
     panels = [
-        MapPanel("self (encoder)", trace.encoder_weights[encoder], source, source),
+        MapPanel("self", trace.encoder_weights[encoder], source, source),
         MapPanel(
-            "causal (decoder)",
+            "causal",
             trace.decoder_weights[decoder],
             target,
             target,

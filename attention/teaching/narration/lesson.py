@@ -132,29 +132,28 @@ def trained_answer(facts: Mapping[str, LayoutFacts], marks: tuple[str, str], see
     scores = ", ".join(f"{literal(f.label)} {f.accuracy:.0%}" for f in (one, split, full))
     if full.split_between_lookups and split.split_between_lookups:
         verdict = (
-            f"Full-size heads divide the two lookups ({_lookups(full, marks)}) as split "
-            "heads do: specialising does not need the smaller space."
+            f"Full-size heads divide the lookups too ({_lookups(full, marks)}): "
+            "specialising does not need the smaller space"
         )
     elif full.split_between_lookups:
         verdict = (
-            f"Full-size heads divide the two lookups ({_lookups(full, marks)}); in this "
-            f"run the split heads do not ({_lookups(split, marks)})."
+            f"Full-size heads divide the lookups ({_lookups(full, marks)}); in this run the "
+            f"split heads do not ({_lookups(split, marks)})"
         )
     elif split.split_between_lookups:
         verdict = (
-            f"In this run only the split heads divide the two lookups "
-            f"({_lookups(split, marks)}; full-size: {_lookups(full, marks)})."
+            f"In this run only the split heads divide the lookups "
+            f"({_lookups(split, marks)}; full-size: {_lookups(full, marks)})"
         )
     else:
-        verdict = "In this run neither layout's heads divide the two lookups between them."
+        verdict = "In this run neither layout's heads divide the lookups between them"
     if split.parameters == one.parameters:
-        cost = f"the parameters of one head ({split.parameters:,})"
+        cost = f"the split costs one head's {split.parameters:,} parameters"
     else:
-        cost = f"{split.parameters:,} parameters against one head's {one.parameters:,}"
+        cost = f"the split costs {split.parameters:,} parameters, one head {one.parameters:,}"
     return (
         f"**Trained on two lookups** (seed {seed}), held-out sequences right: {scores}. "
-        f"{verdict} The split buys this with {cost}; full-size heads need "
-        f"{full.parameters:,}."
+        f"{verdict}; {cost}, full-size heads {full.parameters:,}."
     )
 
 
