@@ -58,7 +58,7 @@ def test_each_attention_is_seen_doing_its_part():
     assert np.array_equal(blocked, np.triu(np.ones((n, n), dtype=bool), k=1))
     assert f"the {n * (n - 1) // 2} grey cells" in text
     assert np.allclose(np.nansum(decoder, axis=1), 1.0)
-    assert f"puts {cross[0, you]:.0%} of its weight on the English “you”" in text
+    assert f"puts {cross[0, you]:.0%} of its weight on “you”" in text
 
 
 def test_no_share_above_one_and_no_empty_reading_is_stated():
