@@ -79,9 +79,12 @@ def words_and_controls():
             "sentence in the sidebar, or go on with ◀ Back / Next ▶."
         )
         st.stop()
-    if lesson.phase(step.text.id) == lesson.REVEALED:
+    revealed = lesson.phase(step.text.id) == lesson.REVEALED
+    if revealed:
         for line in lesson.sentences(step.text, view):
             st.markdown(line)
+    if step.evidence is not None:
+        step.evidence(scenario, revealed)
     return view
 
 

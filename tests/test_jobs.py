@@ -175,3 +175,18 @@ def _wait_until(condition) -> None:
             return
         done.wait(0.01)
     raise AssertionError("condition not reached")
+
+
+def test_follow_looks_once_without_waiting_and_later_looks_attach(monkeypatch):
+    from ui import jobs
+
+    monkeypatch.setattr(jobs, "_runner", JobRunner(1, 30.0, Clock()))
+    gated = Gated()
+    compute = gated.__call__  # a bound method: jobs are keyed by qualified name
+    view, job = jobs.follow(compute, 4)
+    assert gated.started.wait(WAIT)
+    view, again = jobs.follow(compute, 4)
+    assert again is job and view.state is JobState.RUNNING and view.event == (0, 1)
+    gated.release.set()
+    view, job = jobs.follow(compute, 4, wait=WAIT)
+    assert view.state is JobState.DONE and job.outcome() == 40 and gated.calls == 1

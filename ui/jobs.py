@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import streamlit as st
 
-from ui.job_runner import FINISHED, JobRunner
+from ui.job_runner import FINISHED, Job, JobRunner, JobView
 
 T = TypeVar("T")
 GRACE_SECONDS = 30.0
@@ -80,6 +80,18 @@ def run_with_progress(function: Callable[..., T], *args: object, on_progress: On
         else:
             waiting.caption(queue_caption(view.ahead))
         job.finished.wait(POLL_SECONDS)
+
+
+def follow(
+    function: Callable[..., object], *args: object, wait: float = 0.0
+) -> tuple[JobView, Job]:
+    """`function(*args, _progress=...)` as a shared job, polled once after at most `wait`
+    seconds instead of waited for: for a view that redraws its progress itself (a
+    fragment that reruns on a timer) while the rest of its page stays usable."""
+    jobs = runner()
+    job = jobs.submit(key_of(function, args), function, *args)
+    job.finished.wait(wait)
+    return jobs.poll(job), job
 
 
 def result(function: Callable[..., T], *args: object) -> T:

@@ -63,6 +63,9 @@ class LessonStep:
     # After the reveal, the step's view to move by hand (given the control's value), if
     # it has one: before it, the live numbers would tell the answer.
     by_hand: Callable[[object], None] | None = None
+    # Evidence computed as a shared job (given the scenario and whether the step is
+    # revealed): its progress while it runs, its result with the reveal.
+    evidence: Callable[[Scenario, bool], None] | None = None
 
 
 def step_count() -> int:

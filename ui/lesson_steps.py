@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import streamlit as st
 
+from attention.analysis.gradient_flow import gradient_flow
 from attention.analysis.head_roles import ROLES
 from attention.analysis.rank_collapse import MAX_DEPTH
 from attention.experiments.equal_cost import compare_layouts
 from attention.experiments.slicing import own_slice_share, slicing_matrices
+from attention.experiments.training.summary import layout_facts
+from attention.experiments.training.task import TASK_TEXTS
+from attention.experiments.training.train import TrainingConfig
 from attention.figures.attention_maps import attention_grid
-from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS
 from attention.figures.base.text import safe_label
 from attention.figures.block import head_reads_figure
 from attention.figures.block_rank_collapse import rank_collapse_figure
@@ -21,14 +25,15 @@ from attention.figures.head_spaces import before_figure, head_space_figure, neig
 from attention.figures.lesson import lecture_figure
 from attention.figures.lesson_by_hand import arithmetic_figure, ingredients_figure
 from attention.figures.lesson_feed_forward import feed_forward_figure
+from attention.figures.lesson_translation import MapPanel, three_attentions_figure
 from attention.figures.real_model import GRID_BLOCKS, head_grid_figure
 from attention.figures.why_heads_cost import cost_bars
 from attention.figures.why_heads_slicing import slicing_figure
 from attention.figures.why_heads_two_targets import two_target_figure
 from attention.geometry.head_spaces import HeadSpaces, neighbours
 from attention.geometry.pooling import pool_attention
-from attention.models.translation import EXAMPLES, choose_pronoun, head_titles
-from attention.models.translation.heads import YOU_FROM_SOURCE
+from attention.models.translation import EXAMPLES, choose_pronoun
+from attention.models.translation.heads import WHO_IS_YOU, YOU_FROM_SOURCE, head_index
 from attention.models.translation.pronoun import YOU_PRONOUNS
 from attention.teaching.lecture_picture import QUERY, TARGETS, lecture_picture
 from attention.teaching.lesson.by_hand import by_hand
@@ -52,6 +57,7 @@ from attention.teaching.lesson.steps import (
     translation_step,
     two_targets_step,
 )
+from attention.teaching.narration import lesson as lesson_narration
 from attention.teaching.playground import playground_from_fit
 from ui import block_data, data, why_heads
 from ui.cache_policy import PER_USER_TTL
@@ -62,6 +68,7 @@ from ui.scenario import D_MODEL_CHOICES, Scenario, carry_focus
 from ui.translation import run_translation
 
 FEED_FORWARD_LAYER = 3  # a middle layer, whose strongest units often write towards words
+CAUSAL_HEAD = "previous word"  # the decoder head shown: its mask and its one-back look
 LESSON_TILE_PX = 380  # the one head of step 2 gets the room of the page's width
 
 
@@ -222,8 +229,34 @@ def _cost(scenario: Scenario, heads: object) -> StepView:
     figure = cost_bars(layouts, n)
     rows = [(row.label, row.cost.params, row.cost.macs) for row in layouts]
     view = cost_step(rows, n, figure, _setting(toy))
-    facts = {**view.facts, "heads": toy.heads, "d_model": toy.d_model, "d_head": layouts[0].d_head}
+    facts = {**view.facts, "d_model": toy.d_model, "d_head": layouts[0].d_head}
     return dataclasses.replace(view, facts=facts)
+
+
+TRAINING_POLL_SECONDS = 1.0
+
+
+def _trained_run(scenario: Scenario, revealed: bool) -> None:
+    """Step 8's evidence: the three layouts of "Why several heads?" §4 trained on the
+    two-lookup task (the same shared job and cache as that page, per seed). While it
+    trains, a fragment polls its progress each second and the step stays usable; once
+    it is done, the whole page reruns and the reveal states what the run measured."""
+    config, seed = TrainingConfig(), scenario.seed
+    status = why_heads.training_status(config, seed, wait=0.3)
+    if status.comparison is None:
+        st.fragment(_training_progress, run_every=TRAINING_POLL_SECONDS)(config, seed)
+    elif revealed:
+        facts = layout_facts(status.comparison)
+        st.markdown(lesson_narration.trained_answer(facts, TASK_TEXTS.marks, seed))
+    else:
+        st.caption(lesson_narration.training_done(seed))
+
+
+def _training_progress(config: TrainingConfig, seed: int) -> None:
+    status = why_heads.training_status(config, seed)
+    if status.comparison is not None:
+        st.rerun()  # the step redraws with the result, and this fragment stops polling
+    st.progress(status.done, text=lesson_narration.training_progress(status.done, seed))
 
 
 def _slicing(scenario: Scenario, heads: object) -> StepView:
@@ -287,13 +320,12 @@ def _residual(scenario: Scenario, depth: object) -> StepView:
     curves = list(zip(*variants, strict=True))
     figure = rank_collapse_figure(curves, int(depth))
     setting = _setting(toy) + " · pre-LN stacks"
+    run = data.run(toy)
+    flow = gradient_flow(
+        run.x, int(depth), run.mha.n_heads, run.mha.d_head, seed=toy.seed, temperature=toy.temp
+    )
     return residual_step(
-        list(collapse.labels),
-        list(collapse.residual),
-        collapse.distances,
-        int(depth),
-        figure,
-        setting,
+        list(collapse.labels), list(collapse.residual), collapse.distances, flow, figure, setting
     )
 
 
@@ -364,37 +396,53 @@ def _distances(scenario: Scenario, _: object) -> StepView:
     return distances_step(run.tokens, run.x, run.trace, toy.focus, figure, _setting(toy))
 
 
+def _you_examples() -> tuple[int, ...]:
+    """The examples whose English has a "you" for the cross-attention to read, and whose
+    delivered features are shares (0 to 1): the question is about "you"."""
+    shown = []
+    for i, example in enumerate(EXAMPLES):
+        choice = choose_pronoun(run_translation(example.english, example.german))
+        if choice.has_you and all(0.0 <= v <= 1.0 for v in choice.delivered.values()):
+            shown.append(i)
+    return tuple(shown)
+
+
 def _translation_control(scenario: Scenario) -> Control:
-    labels = tuple(range(len(EXAMPLES)))
-    return Control("lesson_example", labels, 1, lambda i: EXAMPLES[i].english)
+    labels = _you_examples()
+    default = 1 if 1 in labels else labels[0]
+    return Control("lesson_example", labels, default, lambda i: EXAMPLES[i].english)
 
 
 def _translation(scenario: Scenario, index: object) -> StepView:
     example = EXAMPLES[int(index)]
     trace = run_translation(example.english, example.german)
-    choice = choose_pronoun(trace)
-    figure = attention_grid(
-        trace.cross_weights,
-        list(trace.target_tokens),
-        list(trace.source_tokens),
-        # Short names ("4. “you”"): beside the words in presenter mode, at 1.3×, a
-        # title's second line would run into the map above it.
-        titles=[title.split(":")[0] for title in head_titles("cross")],
-        columns=2,
-        query_side="German: query",
-        key_side="English: key",
-        panel_px=260,
-        title_chars=HALF_PAGE_TITLE_CHARS,
-    )
+    source, target = list(trace.source_tokens), list(trace.target_tokens)
+    encoder = head_index("encoder", WHO_IS_YOU.name)
+    decoder = head_index("decoder", CAUSAL_HEAD)
+    cross = head_index("cross", YOU_FROM_SOURCE.name)
+    you = trace.source_positions("2nd person")[0]
+    allowed = np.broadcast_to(trace.decoder.sublayers[0].detail.mask, trace.decoder_weights.shape)
+    panels = [
+        MapPanel("self", trace.encoder_weights[encoder], source, source),
+        MapPanel(
+            "causal",
+            trace.decoder_weights[decoder],
+            target,
+            target,
+            allowed[decoder],
+        ),
+        MapPanel("cross", trace.cross_weights[cross], target, source),
+    ]
     setting = f"“{example.english}” · hand-built encoder–decoder heads (not trained)"
     return translation_step(
         example.english,
-        YOU_FROM_SOURCE.name,
-        choice.weight_on_you,
-        choice.delivered,
-        choice.candidates,
+        source,
+        you,
+        trace.encoder_weights[encoder],
+        allowed[decoder],
+        choose_pronoun(trace),
         tuple(w.text for w in YOU_PRONOUNS),
-        figure,
+        three_attentions_figure(panels),
         setting,
     )
 
@@ -420,4 +468,8 @@ _STEPS = {
     "real_heads": (_no_control, _real_heads),
 }
 _BY_HAND = {"lecture": _lecture_by_hand}
-LESSON_STEPS = [LessonStep(text, *_STEPS[text.id], _BY_HAND.get(text.id)) for text in lesson_text()]
+_EVIDENCE = {"cost": _trained_run}
+LESSON_STEPS = [
+    LessonStep(text, *_STEPS[text.id], _BY_HAND.get(text.id), _EVIDENCE.get(text.id))
+    for text in lesson_text()
+]

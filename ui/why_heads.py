@@ -24,7 +24,7 @@ from attention.experiments.training.train import (
 from attention.experiments.two_targets import TwoTargetResult, fit_two_targets
 from ui import jobs
 from ui.cache_policy import PER_USER_TTL
-from ui.job_runner import computation
+from ui.job_runner import JobState, computation
 
 OnProgress = Callable[[str, int, np.ndarray], None]  # variant label, steps done, losses
 # A job keeps only its last event, so each carries every variant's losses so far:
@@ -65,6 +65,29 @@ def _comparison(
 def settings_of(config: TrainingConfig) -> tuple[tuple[str, object], ...]:
     """The config as a plain, hashable cache key."""
     return tuple(dataclasses.asdict(config).items())
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainingStatus:
+    """Where a shared training run is: the share of its steps done, and its result once
+    it has finished."""
+
+    done: float
+    comparison: Comparison | None
+
+
+def training_status(config: TrainingConfig, seed: int, wait: float = 0.0) -> TrainingStatus:
+    """The run `train(config, seed)` would wait for (the same job and cache), looked at
+    once without blocking: started if nobody has started it yet. A cancelled run counts
+    as not done (the next look starts it again); a failed one raises its error."""
+    view, job = jobs.follow(_comparison, settings_of(config), seed, wait=wait)
+    if view.state is JobState.DONE:
+        return TrainingStatus(1.0, job.outcome())
+    if view.state is JobState.FAILED:
+        job.outcome()
+    total = config.steps * len(config.variants())
+    so_far = view.event[2] if view.event is not None else {}
+    return TrainingStatus(sum(len(losses) for losses in so_far.values()) / total, None)
 
 
 def train(config: TrainingConfig, seed: int, on_progress: OnProgress | None = None) -> Comparison:

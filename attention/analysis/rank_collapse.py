@@ -58,6 +58,18 @@ class CollapseRun:
         return distance_from_rank_one(self.states)
 
 
+def seeded_layers(
+    d_model: int, depth: int, n_heads: int, d_head: int | None, norm: str, seed: int | None
+) -> list[EncoderBlock]:
+    """The stacks' `depth` float64 encoder layers, each drawn from its own child seed."""
+    return [
+        EncoderBlock.random(
+            BlockConfig(d_model, n_heads, d_head, norm=norm, seed=layer_seed, dtype=np.float64)
+        )
+        for layer_seed in child_seeds(seed, depth)
+    ]
+
+
 def collapse_runs(
     x: np.ndarray,
     depth: int = MAX_DEPTH,
@@ -73,12 +85,7 @@ def collapse_runs(
     x = np.asarray(x, dtype=np.float64)
     if x.ndim != 2:
         raise ValueError(f"x must have shape (n_tokens, d_model); got shape {x.shape}.")
-    layers = [
-        EncoderBlock.random(
-            BlockConfig(x.shape[1], n_heads, d_head, norm=norm, seed=layer_seed, dtype=np.float64)
-        )
-        for layer_seed in child_seeds(seed, depth)
-    ]
+    layers = seeded_layers(x.shape[1], depth, n_heads, d_head, norm, seed)
     runs = []
     for residual in (False, True):
         for with_ffn in (False, True):

@@ -12,10 +12,12 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attention.analysis.ffn_reads import BlockReads
+from attention.analysis.gradient_flow import GradientFlow
 from attention.core.engine import AttentionTrace
 from attention.core.layers import gelu
 from attention.geometry.head_spaces import HeadSpaces, cosine_to, neighbours
 from attention.geometry.planes import Layout2D
+from attention.models.translation.pronoun import PronounChoice
 from attention.teaching.lesson.by_hand import ByHand
 from attention.teaching.lesson.feed_forward import FeedForwardLook
 from attention.teaching.lesson.quiz import Quiz, index_quiz
@@ -336,13 +338,15 @@ def residual_step(
     labels: list[str],
     residual: list[bool],
     distances: np.ndarray,
-    depth: int,
+    flow: GradientFlow,
     figure: go.Figure,
     setting: str,
 ) -> StepView:
-    """Step 12: distance from rank 1 after `depth` layers for each stack variant. The
-    question is the lesson's point, residual against none: the stacks with the residual
-    win when every one of them stays further from rank 1 than every stack without it."""
+    """Step 12: distance from rank 1 after `flow.depth` layers for each stack variant,
+    and the gradient's size at their first layer. The question is the lesson's point,
+    residual against none: the stacks with the residual win when every one of them stays
+    further from rank 1 than every stack without it."""
+    depth = flow.depth
     final = np.asarray(distances, dtype=np.float64)[:, depth]
     best, worst = int(final.argmax()), int(final.argmin())
     kept = final[np.asarray(residual, dtype=bool)]
@@ -363,6 +367,8 @@ def residual_step(
         "residual_high": power_of_ten(kept.max(), 0),
         "plain_low": power_of_ten(plain.min(), 0),
         "plain_high": power_of_ten(plain.max(), 0),
+        "gradient_with": power_of_ten(flow.with_residual),
+        "gradient_without": power_of_ten(flow.without_residual),
         "answer": RESIDUAL_OPTIONS[right],
     }
     others = [i for i in range(len(RESIDUAL_OPTIONS)) if i != right]
@@ -438,28 +444,38 @@ def lecture_step(
 
 def translation_step(
     english: str,
-    head: str,
-    on_you: float,
-    delivered: dict[str, float],
-    candidates: tuple[str, ...],
+    source: list[str],
+    you: int,
+    who_is_you: np.ndarray,
+    causal_mask: np.ndarray,
+    choice: PronounChoice,
     pronouns: tuple[str, ...],
     figure: go.Figure,
     setting: str,
 ) -> StepView:
-    """Step 13: what the cross-attention brought back at the start token and which German
-    "you" it leaves; the answer is that pronoun, or "not settled" when several fit."""
-    brought = ", ".join(f"{name} {value:.2f}" for name, value in delivered.items())
+    """Step 13: self, causal and cross attention each doing their part: the encoder
+    head's (n, n) weights `who_is_you` over the English `source` (row `you` is "you"),
+    the decoder head's causal mask (True = may attend) and the cross-attention's reading
+    at the start token (`choice`). The answer is the one German "you" left, or "not
+    settled" when several fit."""
+    row = np.asarray(who_is_you, dtype=np.float64)[you]
+    top = int(np.argmax(row))
+    labels = token_labels(source)
+    brought = ", ".join(f"{name} {value:.0%}" for name, value in choice.delivered.items())
+    candidates = choice.candidates
     if len(candidates) == 1:
         right, decision = candidates[0], f"“{candidates[0]}” only"
-    elif candidates:
-        right = decision = "not settled: " + " or ".join(candidates)
     else:
-        right = decision = "no “you” to translate"
-    options = [right, *(p for p in pronouns if p != right), "not settled: " + " or ".join(pronouns)]
+        right = decision = "not settled: " + " or ".join(candidates or pronouns)
+    unsettled = "not settled: " + " or ".join(pronouns)
+    options = list(dict.fromkeys([right, *(p for p in pronouns if p != right), unsettled]))
     facts = {
         "english": english,
-        "head": head,
-        "on_you": on_you,
+        "you": labels[you],
+        "you_top": labels[top],
+        "you_top_weight": float(row[top]),
+        "blocked": int((~np.asarray(causal_mask, dtype=bool)).sum()),
+        "on_you": choice.weight_on_you,
         "delivered": brought,
         "decision": decision,
         "answer": right,

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from attention.experiments.training.summary import LayoutFacts
+from attention.teaching.markdown import literal
 from attention.teaching.wording import plural, power_of_ten
 
 RIGHT, WRONG = "right", "not right the first time"
@@ -114,3 +116,56 @@ def chart_outline(spec: dict, max_rows: int, max_columns: int) -> str:
         "The chart draws " + "; ".join(parts) + f". “Show as table” lists the numbers, at most "
         f"{max_rows} rows and {max_columns} columns of each part."
     )
+
+
+def _lookups(layout: LayoutFacts, marks: tuple[str, str]) -> str:
+    on_a, on_b = layout.heads_on
+    return f"{on_a} on {literal(marks[0])}, {on_b} on {literal(marks[1])}"
+
+
+def trained_answer(facts: Mapping[str, LayoutFacts], marks: tuple[str, str], seed: int) -> str:
+    """Q1 and Q2 answered from the trained run of "Why several heads?" §4: each layout's
+    accuracy, whether the full-size heads divide the two lookups as the split heads do,
+    and what the split buys (the one head's parameter count). Every claim is chosen by
+    the measured numbers."""
+    one, split, full = facts["one"], facts["split"], facts["full"]
+    scores = ", ".join(f"{literal(f.label)} {f.accuracy:.0%}" for f in (one, split, full))
+    if full.split_between_lookups and split.split_between_lookups:
+        verdict = (
+            f"Full-size heads divide the lookups too ({_lookups(full, marks)}): "
+            "specialising does not need the smaller space"
+        )
+    elif full.split_between_lookups:
+        verdict = (
+            f"Full-size heads divide the lookups ({_lookups(full, marks)}); in this run the "
+            f"split heads do not ({_lookups(split, marks)})"
+        )
+    elif split.split_between_lookups:
+        verdict = (
+            f"In this run only the split heads divide the lookups "
+            f"({_lookups(split, marks)}; full-size: {_lookups(full, marks)})"
+        )
+    else:
+        verdict = "In this run neither layout's heads divide the lookups between them"
+    if split.parameters == one.parameters:
+        cost = f"the split costs one head's {split.parameters:,} parameters"
+    else:
+        cost = f"the split costs {split.parameters:,} parameters, one head {one.parameters:,}"
+    return (
+        f"**Trained on two lookups** (seed {seed}), held-out sequences right: {scores}. "
+        f"{verdict}; {cost}, full-size heads {full.parameters:,}."
+    )
+
+
+def training_progress(done: float, seed: int) -> str:
+    """The progress bar's text while the step's run trains."""
+    return (
+        f"Training one head, split heads and full-size heads on the two-lookup task "
+        f"(seed {seed}): {done:.0%} done."
+    )
+
+
+def training_done(seed: int) -> str:
+    """What the step says of its finished run before the reveal (its result answers the
+    question)."""
+    return f"Trained on the two-lookup task (seed {seed}): the run's result comes with the answer."
