@@ -30,7 +30,13 @@ _NOTICE = "live_class_notice"  # session: a message for the next run (a refused 
 POLL_SECONDS = 1.0
 
 
-@st.cache_resource
+def _close(store: ClassStore) -> None:
+    store.close()
+
+
+# One store per setting (a process has one; a test may point at several): bounded, and a
+# store dropped from the cache closes its connections. No ttl: it is the process's store.
+@st.cache_resource(max_entries=4, on_release=_close)
 def _store(url: str) -> ClassStore:
     return open_store(url or None)
 
