@@ -249,3 +249,15 @@ def test_a_student_on_another_sentence_is_not_shown_a_wrong_question(store):
     assert list(student.radio(key="live_vote_2_1").options) == options
     shown = " ".join(texts(student))
     assert "The question is on the projector" in shown and "The question:" not in shown
+
+
+def test_a_reconnect_to_another_worker_joins_with_the_browsers_id(store):
+    """A socket that reconnects to another worker starts a new session whose first run
+    already carries the device component's state (no change, so no callback): the page
+    must take the id from it and join, not wait for an id that never changes."""
+    _, code = start_class()
+    at = ok(open_page(PAGE, **{"class": code}))
+    at.session_state["live_device"] = {"device": DEVICES[0]}  # the browser's widget state
+    ok(at.run())
+    assert f"Class {code} · Step 1 of {STEPS} · vote open" in texts(at)
+    assert store.state(code).joined == 1
