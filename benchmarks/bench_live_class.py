@@ -6,18 +6,22 @@ a protocol-level tab (harness.streamlit_client: Streamlit's websocket, no browse
 says its device id as the device component would, plus a plain HTTP server-sent-events
 stream (GET /api/classes/CODE/events) that makes it rerun when the class moves, as the
 push component does. Measured:
-- join: N students open the join link within 10 s; seconds from the page's GET to the
-  first run that draws the class's step (the push component drawn after the join);
-- Next: the lecturer's click → each student's rerun has drawn step 2's vote;
+- join: N students open the join link within 10 s (each worker warmed first by one page,
+  as a lecturer opening the link before class does); seconds from the page's GET to the
+  run that draws the status line "Class CODE · Step 1 of …" (joined, step drawn);
+- Next: the lecturer's click → each student's rerun has drawn "Step 2 of …", and the
+  workers' CPU seconds spent meanwhile per student;
 - vote: N students vote within 20 s; seconds from the vote to a GET /api/classes/CODE
   issued once the student's page acknowledged it (the answer is in the store by then);
 - idle: the workers' CPU (psutil, both processes) over 10 s with N connected, nobody acting;
 - kill: in step 3's round, half the votes are cast, then the worker the lecturer is NOT on
   is killed (SIGKILL; the lecturer's secret lives in its session, so killing its worker
   ends its class: see the README); every vote acknowledged before the kill must be counted,
-  every student reconnects (a new session on the live worker, same device id) and votes,
-  the lecturer's Next reaches step 4 and every student follows. With Redis, the Redis
-  server is then killed and restarted and the count must be unchanged.
+  the killed worker's students reconnect (a new session on the live worker, same device
+  id), the other half votes, and with Redis the Redis server is killed and restarted (the
+  count must be unchanged); then the lecturer's Next reaches step 4 and every student
+  follows. Not measured here: the projector's histogram delay, an app restart with
+  SQLite, the one-hour class's memory.
 
     python -m benchmarks.bench_live_class --store sqlite --students 160
     python -m benchmarks.bench_live_class --store redis --students 40
