@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import http.cookiejar
+import json
 import time
 import urllib.request
 from collections.abc import Iterable
@@ -47,6 +48,7 @@ class Run:
     status: str  # "ok", "exception" (an st.exception on the page), "disconnected", "timeout", …
     elements: list[str] = field(default_factory=list)
     query_string: str = ""
+    texts: list[str] = field(default_factory=list)  # the markdown (and captions) drawn
 
     @property
     def charts(self) -> int:
@@ -260,6 +262,16 @@ class StreamlitTab:
             self._bind_to_query(proto, value)
         return await self._rerun(time.perf_counter())
 
+    async def set_component_state(self, key: str, state: dict[str, object]) -> Run:
+        """What an `st.components.v2` component's `setStateValue` does: its whole state
+        (a JSON object) goes with the next rerun, which fires its `on_*_change` callbacks."""
+        try:
+            _, proto = self.widget(key)
+        except KeyError:
+            return Run(0.0, f"no widget {key!r}")
+        self._states[proto.id] = WidgetState(id=proto.id, json_value=json.dumps(state))
+        return await self._rerun(time.perf_counter())
+
     def _bind_to_query(self, proto: object, value: object) -> None:
         """A widget bound to the address bar (bind="query-params"): the frontend writes
         its new value there before the rerun, and leaves a default value out."""
@@ -376,4 +388,10 @@ class StreamlitTab:
         kinds = element_kinds(messages)
         if "exception" in kinds:
             status = "exception"
-        return Run(time.perf_counter() - start, status, kinds, self.query_string)
+        texts = [
+            msg.delta.new_element.markdown.body
+            for msg in messages
+            if msg.delta.WhichOneof("type") == "new_element"
+            and msg.delta.new_element.WhichOneof("type") == "markdown"
+        ]
+        return Run(time.perf_counter() - start, status, kinds, self.query_string, texts)

@@ -103,7 +103,7 @@ def reset_button() -> None:
 def sync_class(view):
     """The running class follows this page: step, answers and reveal."""
     revealed = lesson.phase(step.text.id) == lesson.REVEALED
-    return live_class.sync(lecturer, number, list(view.quiz.options), revealed)
+    return live_class.sync(lecturer, number, list(view.quiz.options), view.quiz.right, revealed)
 
 
 def class_panel(view) -> None:

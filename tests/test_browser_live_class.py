@@ -1,16 +1,20 @@
-"""The live class in real headless Chromium on the served main.py (one process, and two
-workers behind nginx sharing an SQLite store, as `make serve WORKERS=2` runs it): a
-lecturer on a 1280×720 projector starts a class; two students (one on a 390×844 phone)
-open the join link the projector shows; they follow Next, vote, and see the Reveal; the
-projector counts them and draws the histogram; GET /api/classes/CODE agrees. Screenshots
-of the projector and the phone are saved to look at."""
+"""The live class in real headless Chromium on the served main.py. One process: a lecturer
+on a 1280×720 projector starts a class; two students (one on a 390×844 phone) open the join
+link the projector shows; they follow Next, vote, and see the Reveal; the projector counts
+them and draws the histogram; GET /api/classes/CODE agrees (screenshots of the projector and
+the phone are saved to look at). Two workers behind nginx (`make serve WORKERS=2`), with the
+SQLite and with the Redis store: the same plus a third student who types the code, Vote
+again (round 2), the results CSV checked against the votes cast, and Close told in words."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import time
 import urllib.request
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -45,12 +49,18 @@ def vote(page, option: str) -> None:
     shows(page, "Your answer is in")
 
 
-@pytest.fixture(scope="module")
-def two_workers(nginx, tmp_path_factory):
-    """`make serve WORKERS=2`: two workers behind nginx, one SQLite class store."""
-    run_dir = tmp_path_factory.mktemp("serve-class")
+@pytest.fixture(scope="module", params=["sqlite", "redis"])
+def two_workers(request, nginx, tmp_path_factory):
+    """`make serve WORKERS=2`: two workers behind nginx sharing one class store, an SQLite
+    file or a redis-server of our own."""
+    run_dir = tmp_path_factory.mktemp(f"serve-class-{request.param}")
+    setting = (
+        request.getfixturevalue("redis_server").url
+        if request.param == "redis"
+        else f"sqlite://{run_dir / 'classes.sqlite3'}"
+    )
     before = os.environ.get("HEADSPACES_CLASS_STORE")
-    os.environ["HEADSPACES_CLASS_STORE"] = f"sqlite://{run_dir / 'classes.sqlite3'}"
+    os.environ["HEADSPACES_CLASS_STORE"] = setting
     try:
         cluster = Cluster(2, free_port(), run_dir)
         cluster.start()
@@ -93,8 +103,10 @@ def worker_of(page, cluster: Cluster) -> str:
     return logged_upstreams(cluster.access_log)[route]
 
 
-def test_a_class_across_two_workers(chromium, screens, two_workers):
-    """The lecturer on one worker, the phone on the other: the class lives in the store."""
+def test_a_whole_class_across_two_workers(chromium, screens, two_workers):
+    """The issue's "Done when": a lecturer and three students (one on a phone; two by the
+    QR code's link, one typing the code), the phone on the other worker than the projector:
+    Next, votes, Reveal, Vote again, the results CSV checked against the votes cast, Close."""
     projector, laptop, phone = screens
     for _ in range(12):  # each new browser lands on either worker by its random cookie
         if worker_of(phone, two_workers) != worker_of(projector, two_workers):
@@ -102,11 +114,57 @@ def test_a_class_across_two_workers(chromium, screens, two_workers):
         phone.context.close()
         phone = screens[2] = phone_screen(chromium)
     assert worker_of(phone, two_workers) != worker_of(projector, two_workers)
-    run_class(two_workers.url, projector, laptop, phone, screenshots=False)
+    typist = chromium.new_context(viewport={"width": 1024, "height": 768}).new_page()
+    screens.append(typist)
+    run_class(two_workers.url, projector, laptop, phone, screenshots=False, typist=typist)
+    students = (laptop, phone, typist)
+    code = parse_qs(urlsplit(projector.url).query)["class"][0]
+    options = list(public_state(two_workers.url, code)["votes"])
+    (shown,) = [
+        line for line in phone.inner_text("body").splitlines() if line.startswith("The answer:")
+    ]
+    right = shown.split("“", 1)[1].split("”", 1)[0]
+
+    projector.get_by_role("button", name="Vote again").click()
+    for student in students:
+        shows(student, "round 2 · vote open")
+    vote(laptop, options[0])
+    vote(phone, options[0])
+    shows(projector, "2 answered this round")
+
+    with projector.expect_download(timeout=60_000) as download:
+        projector.get_by_role("button", name=f"Results of class {code} (CSV)").click()
+    rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text("utf-8"))))
+    assert rows[0] == ["step", "round", "option", "votes", "answered", "share_right"]
+    # Cast by hand: round 1, the laptop and the typist options[0], the phone options[-1];
+    # round 2, the laptop and the phone options[0].
+    round_1 = {options[0]: 2, options[-1]: 1}
+    expected = sorted(
+        [["2", "1", o, str(n), "3", f"{round_1.get(right, 0) / 3:.3f}"] for o, n in round_1.items()]
+        + [["2", "2", options[0], "2", "2", "1.000" if right == options[0] else "0.000"]]
+    )
+    assert sorted(rows[1:]) == expected
+
+    projector.get_by_role("button", name="Close the class").click()
+    for student in students:
+        shows(student, "This class has ended")
+    for page in (projector, *students):
+        assert page.locator('[data-testid="stException"]').count() == 0
 
 
-def run_class(app_url: str, projector, laptop, phone, screenshots: bool) -> None:
-    """Start → join by the shown link → Next → votes → Reveal, checked on every screen."""
+def join_by_typing(student, app_url: str, code: str) -> None:
+    """A student who opens the Lesson and types the projector's code."""
+    student.goto(f"{app_url}/lesson")
+    wait_until_drawn(student, min_charts=1)
+    student.get_by_text("In a class? Join it with its code").click()
+    field = student.get_by_label("The class code on the projector")
+    field.fill(code.lower())
+    field.press("Enter")
+
+
+def run_class(app_url: str, projector, laptop, phone, screenshots: bool, typist=None) -> None:
+    """Start → join by the shown link (and by typing the code, with a `typist`) → Next →
+    votes → Reveal, checked on every screen."""
     projector.goto(f"{app_url}/lesson?present=1")
     wait_until_drawn(projector, min_charts=1)
     projector.get_by_role("button", name="Start a class").click()
@@ -117,35 +175,41 @@ def run_class(app_url: str, projector, laptop, phone, screenshots: bool) -> None
     assert link == f"{app_url}/lesson?class={code}"
     assert projector.get_by_role("img").count() >= 1  # the QR code
 
-    for student in (laptop, phone):
-        student.goto(link)
+    students = (laptop, phone) if typist is None else (laptop, phone, typist)
+    for student in students:
+        if student is typist:
+            join_by_typing(student, app_url, code)
+        else:
+            student.goto(link)
         shows(student, f"Class {code} · Step 1 of {STEPS}", 60_000)
         # The screen follows by push: its component listens to the class's events.
         student.wait_for_function("() => document.documentElement.dataset.classPush")
         wait_until_drawn(student, min_charts=1)
         assert student.get_by_role("button", name="Next ▶").count() == 0
         assert student.get_by_role("button", name="Start a class").count() == 0
-    shows(projector, "2 students joined")
+    shows(projector, f"{len(students)} students joined")
 
     clicked = time.monotonic()
     projector.get_by_role("button", name="Next ▶").click()
     while public_state(app_url, code)["step"] != 2:
         time.sleep(0.02)
     stored = time.monotonic() - clicked
-    followed = [shows(s, f"Step 2 of {STEPS}") for s in (laptop, phone)]
+    followed = [shows(s, f"Step 2 of {STEPS}") for s in students]
     followed[-1] = time.monotonic() - clicked
     wait_until_drawn(phone, min_charts=1)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     if screenshots:
         phone.screenshot(path=str(SCREENSHOTS / "live_class_phone_390x844.png"))
     state = public_state(app_url, code)
-    assert (state["step"], state["joined"], state["answered"]) == (2, 2, 0)
+    assert (state["step"], state["joined"], state["answered"]) == (2, len(students), 0)
     options = list(state["votes"])
 
     vote(laptop, options[0])
     vote(phone, options[-1])
-    shows(projector, "2 answered this round")
-    assert public_state(app_url, code)["answered"] == 2
+    if typist is not None:
+        vote(typist, options[0])
+    shows(projector, f"{len(students)} answered this round")
+    assert public_state(app_url, code)["answered"] == len(students)
     wait_until_drawn(projector, min_charts=2)
     if screenshots:
         projector.screenshot(path=str(SCREENSHOTS / "live_class_projector_1280x720.png"))
@@ -153,7 +217,7 @@ def run_class(app_url: str, projector, laptop, phone, screenshots: bool) -> None
     assert bars.count() == 1
 
     projector.get_by_role("button", name="Reveal the answer").click()
-    for student in (laptop, phone):
+    for student in students:
         shows(student, "answer shown")
         shows(student, "The answer:")
     if screenshots:

@@ -16,6 +16,7 @@ from classroom.redis_store import RedisClassStore
 from classroom.sqlite_store import SQLiteClassStore
 from tests.apptest import chart, open_page
 from ui.live_class import LECTURER, results_file
+from ui.live_class import RIGHT_ANSWERS as RIGHT
 from ui.live_student import DEVICE
 
 PAGE = "pages/lesson.py"
@@ -133,6 +134,10 @@ def test_a_class_from_start_to_close(any_store):
         assert at.radio(key="live_vote_2_1").disabled
         assert any("answer shown" in text for text in texts(at))
         assert any(text.startswith("The answer:") for text in texts(at))
+    # The right answer as the students' pages state it, for the results' share right.
+    (shown,) = [t for t in texts(students[0]) if t.startswith("The answer:")]
+    right = shown.split("“", 1)[1].split("”", 1)[0]
+    assert right in options
 
     ok(lecturer.button(key="live_vote_again").click().run())
     assert (store.state(code).round, store.state(code).phase) == (2, "asking")
@@ -153,8 +158,13 @@ def test_a_class_from_start_to_close(any_store):
     # The closed class's results stay downloadable on the projector.
     (download,) = lecturer.get("download_button")
     assert code in download.proto.label and secret not in download.proto.label
-    rows = results_file(store, lecturer.session_state["live_class_closed"]).decode()
-    assert rows.splitlines()[1:] == [f"2,1,{options[0]},2,2", f"2,2,{options[1]},1,1"]
+    closed, known = lecturer.session_state["live_class_closed"], lecturer.session_state[RIGHT]
+    rows = results_file(store, closed, known).decode()
+    shares = {o: "1.000" if o == right else "0.000" for o in options}  # one option each round
+    assert rows.splitlines()[1:] == [
+        f"2,1,{options[0]},2,2,{shares[options[0]]}",
+        f"2,2,{options[1]},1,1,{shares[options[1]]}",
+    ]
 
 
 def test_a_students_page_never_offers_a_lecturer_control(store):
@@ -249,3 +259,15 @@ def test_a_student_on_another_sentence_is_not_shown_a_wrong_question(store):
     assert list(student.radio(key="live_vote_2_1").options) == options
     shown = " ".join(texts(student))
     assert "The question is on the projector" in shown and "The question:" not in shown
+
+
+def test_a_reconnect_to_another_worker_joins_with_the_browsers_id(store):
+    """A socket that reconnects to another worker starts a new session whose first run
+    already carries the device component's state (no change, so no callback): the page
+    must take the id from it and join, not wait for an id that never changes."""
+    _, code = start_class()
+    at = ok(open_page(PAGE, **{"class": code}))
+    at.session_state["live_device"] = {"device": DEVICES[0]}  # the browser's widget state
+    ok(at.run())
+    assert f"Class {code} · Step 1 of {STEPS} · vote open" in texts(at)
+    assert store.state(code).joined == 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import io
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import segno
 import streamlit as st
@@ -24,6 +24,7 @@ from ui.charts import show_chart
 CLASS_PARAM = "class"
 LECTURER = "live_class_lecturer"  # session: the OpenedClass this session drives
 CLOSED = "live_class_closed"  # session: the class this session closed (for its results)
+RIGHT_ANSWERS = "live_class_right"  # session: step → its right answer, for the results
 _NOTICE = "live_class_notice"  # session: a message for the next run (a refused action)
 # How often the projector asks the store for joined, answered and the votes: one page
 # per class, so a poll (students' screens follow by push: classroom/events.py).
@@ -109,11 +110,13 @@ def _start(steps: int, step: int, options: tuple[str, ...]) -> None:
 
 
 def sync(
-    opened: OpenedClass, step: int, options: Sequence[str], revealed: bool
+    opened: OpenedClass, step: int, options: Sequence[str], right: str, revealed: bool
 ) -> PublicState | None:
-    """Bring the class to the lecturer's page: its step and answers, and the reveal.
+    """Bring the class to the lecturer's page: its step and answers, and the reveal; the
+    step's right answer is kept in the session for the results' share right.
     None (and this session no longer drives it) when the store refuses, e.g. the class
     was closed from another window."""
+    st.session_state.setdefault(RIGHT_ANSWERS, {})[step] = right
     store = class_store()
     try:
         state = store.state(opened.code)
@@ -165,7 +168,9 @@ def results_button(opened: OpenedClass) -> None:
     built only when clicked."""
     st.download_button(
         f"Results of class {opened.code} (CSV)",
-        functools.partial(results_file, class_store(), opened),
+        functools.partial(
+            results_file, class_store(), opened, dict(st.session_state.get(RIGHT_ANSWERS, {}))
+        ),
         file_name=f"head-spaces-class-{opened.code}.csv",
         mime="text/csv",
         on_click="ignore",
@@ -173,10 +178,12 @@ def results_button(opened: OpenedClass) -> None:
     )
 
 
-def results_file(store: ClassStore, opened: OpenedClass) -> bytes:
-    """The results CSV; Streamlit runs it on its own thread when the button is clicked,
-    so it reads nothing from the session."""
-    return results_csv(store.results(opened.code, opened.secret)).encode("utf-8")
+def results_file(
+    store: ClassStore, opened: OpenedClass, right: Mapping[int, str] | None = None
+) -> bytes:
+    """The results CSV (`right`: step → its right answer); Streamlit runs it on its own
+    thread when the button is clicked, so it reads nothing from the session."""
+    return results_csv(store.results(opened.code, opened.secret), right).encode("utf-8")
 
 
 def _close(opened: OpenedClass) -> None:

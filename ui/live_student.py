@@ -49,6 +49,9 @@ def device_id() -> str | None:
     """The browser's device id (None until its first answer arrives)."""
     device = st.session_state.get(DEVICE)
     _device_component(key=_COMPONENT, data={"device": device}, on_device_change=_keep_device)
+    if device is None:  # a socket reconnected to another worker: a new session, whose
+        _keep_device()  # first run already has the browser's id (no change, no callback)
+        device = st.session_state.get(DEVICE)
     return device
 
 

@@ -1,0 +1,417 @@
+"""Issue 26's targets for the live class, measured in one run on `python -m serving
+--workers 2` (two workers behind nginx) with the SQLite or the Redis class store.
+
+The lecturer is real headless Chromium (Playwright) on the projector page; each student is
+a protocol-level tab (harness.streamlit_client: Streamlit's websocket, no browser) that
+says its device id as the device component would, plus a plain HTTP server-sent-events
+stream (GET /api/classes/CODE/events) that makes it rerun when the class moves, as the
+push component does. Measured:
+- join: N students open the join link within 10 s (each worker warmed first by one page,
+  as a lecturer opening the link before class does); seconds from the page's GET to the
+  run that draws the status line "Class CODE · Step 1 of …" (joined, step drawn);
+- Next: the lecturer's click → each student's rerun has drawn "Step 2 of …", and the
+  workers' CPU seconds spent meanwhile per student;
+- vote: N students vote within 20 s; seconds from the vote to a GET /api/classes/CODE
+  issued once the student's page acknowledged it (the answer is in the store by then);
+- idle: the workers' CPU (psutil, both processes) over 10 s with N connected, nobody acting;
+- kill: in step 3's round, half the votes are cast, then the worker the lecturer is NOT on
+  is killed (SIGKILL; the lecturer's secret lives in its session, so killing its worker
+  ends its class: see the README); every vote acknowledged before the kill must be counted,
+  the killed worker's students reconnect (a new session on the live worker, same device
+  id), the other half votes, and with Redis the Redis server is killed and restarted (the
+  count must be unchanged); then the lecturer's Next reaches step 4 and every student
+  follows. Not measured here: the projector's histogram delay, an app restart with
+  SQLite, the one-hour class's memory.
+
+    python -m benchmarks.bench_live_class --store sqlite --students 160
+    python -m benchmarks.bench_live_class --store redis --students 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import psutil
+from playwright.async_api import async_playwright
+
+from benchmarks.common import print_table
+from classroom.store import new_device_id
+from harness.browser import CHROMIUM
+from harness.streamlit_client import Run, StreamlitTab
+from serving.cluster import Cluster, logged_upstreams
+from serving.launch import free_port
+from serving.nginx import ROUTE_COOKIE
+from tests.redis_server import RedisServer
+
+DEVICE_KEY = "live_device"  # ui.live_student's device component
+JOIN_WINDOW = 10.0
+VOTE_WINDOW = 20.0
+IDLE_SECONDS = 10.0
+FOLLOW_TIMEOUT = 60.0
+STATUS = re.compile(r"Class \w+ · Step (\d+) of")  # a student's status line (narration)
+
+
+def p95(values: list[float]) -> float:
+    """The 95th percentile (nearest rank) of `values`; NaN when there are none."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[max(0, round(0.95 * len(ordered)) - 1)]
+
+
+def vote_key(step: int, round: int = 1) -> str:
+    return f"live_vote_{step}_{round}"
+
+
+def get_json(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return json.loads(response.read())
+
+
+@dataclass
+class Student:
+    """One protocol-level student: the page tab, its device id and what it measured."""
+
+    tab: StreamlitTab
+    device: str = field(default_factory=new_device_id)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    drawn: str = ""  # the last screen (SSE data) its page was rerun for
+    shown_at: dict[int, float] = field(default_factory=dict)  # step → when first drawn
+    errors: list[str] = field(default_factory=list)
+    reruns: set[asyncio.Task] = field(default_factory=set)  # pending, kept from the GC
+
+    def rerun_soon(self) -> None:
+        task = asyncio.create_task(self.rerun())
+        self.reruns.add(task)
+        task.add_done_callback(self.reruns.discard)
+
+    def note(self, run: Run) -> Run:
+        if not run.ok:
+            self.errors.append(run.status)
+        for text in run.texts:
+            if shown := STATUS.search(text):
+                self.shown_at.setdefault(int(shown[1]), time.monotonic())
+        return run
+
+    async def join(self) -> float:
+        """Open the join link and say the device id; seconds until the step is drawn."""
+        start = time.monotonic()
+        async with self.lock:
+            self.note(await self.tab.open())
+            self.note(await self.tab.set_component_state(DEVICE_KEY, {"device": self.device}))
+        if 1 not in self.shown_at:  # the class's status line: joined, step drawn
+            self.errors.append("not joined")
+        return time.monotonic() - start
+
+    async def rerun(self) -> None:
+        """What the push component's trigger does (after a lost socket: reconnect first,
+        as the frontend does, then say the device id to the new session)."""
+        async with self.lock:
+            if not self.tab.connected:
+                await self.tab.reconnect(60.0)
+                self.note(await self.tab.rerun())
+                self.note(await self.tab.set_component_state(DEVICE_KEY, {"device": self.device}))
+            else:
+                self.note(await self.tab.rerun())
+
+    async def vote(self, step: int, option: str) -> bool:
+        """Answer; True once the page acknowledged it (its run finished without error)."""
+        async with self.lock:
+            if not self.tab.connected:
+                return False
+            run = await self.tab.set(vote_key(step), option)
+        self.note(run)
+        return run.ok and run.status == "ok"
+
+    async def listen(self, url: str, stop: asyncio.Event) -> None:
+        """The class's event stream over plain HTTP; reconnects as EventSource does."""
+        parts = urlsplit(url)
+        while not stop.is_set():
+            try:
+                reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+                writer.write(f"GET {parts.path} HTTP/1.0\r\nHost: {parts.netloc}\r\n\r\n".encode())
+                await writer.drain()
+                while not stop.is_set():
+                    line = await reader.readline()
+                    if not line:
+                        break
+                    if line.startswith(b"data: "):
+                        data = line[6:].decode().strip()
+                        if data != self.drawn:
+                            self.drawn = data
+                            self.rerun_soon()
+                writer.close()
+            except OSError:
+                pass
+            await asyncio.sleep(1.0)
+
+
+class Lecturer:
+    """The projector in headless Chromium."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+
+    async def start(self, url: str) -> str:
+        await self.page.goto(f"{url}/lesson?present=1")
+        await self.page.get_by_role("button", name="Start a class").click(timeout=120_000)
+        await self.page.wait_for_function(
+            "() => document.body.innerText.includes('Join the class')", timeout=60_000
+        )
+        return parse_qs(urlsplit(self.page.url).query)["class"][0]
+
+    async def click(self, name: str) -> float:
+        """Click a button; the monotonic time of the click."""
+        button = self.page.get_by_role("button", name=name)
+        await button.wait_for(timeout=30_000)
+        clicked = time.monotonic()
+        await button.click()
+        return clicked
+
+
+def worker_pids(cluster: Cluster) -> list[int]:
+    return [w.pid for w in cluster.workers if w.pid is not None]
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            times = psutil.Process(pid).cpu_times()
+            total += times.user + times.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+async def wait_state(api: str, check, timeout: float = 30.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        state = await asyncio.to_thread(get_json, api)
+        if check(state) or time.monotonic() > deadline:
+            return state
+        await asyncio.sleep(0.05)
+
+
+async def follow_times(students: list[Student], step: int, since: float) -> list[float]:
+    """Seconds from `since` until each student drew `step` (waits up to FOLLOW_TIMEOUT)."""
+    deadline = time.monotonic() + FOLLOW_TIMEOUT
+    while time.monotonic() < deadline and not all(step in s.shown_at for s in students):
+        await asyncio.sleep(0.05)
+    return [s.shown_at[step] - since for s in students if step in s.shown_at]
+
+
+async def votes(students: list[Student], step: int, options: list[str], api: str, window: float):
+    """Every student votes once, at a random moment within `window`; (student, seconds from
+    the vote to the API answering after the acknowledgement, acknowledged) per vote."""
+
+    async def one(student: Student) -> tuple[Student, float, bool]:
+        await asyncio.sleep(random.uniform(0, window))
+        start = time.monotonic()
+        acked = await student.vote(step, random.choice(options))
+        await asyncio.to_thread(get_json, api)
+        return student, time.monotonic() - start, acked
+
+    return await asyncio.gather(*(one(s) for s in students))
+
+
+async def warm_up(url: str, cluster: Cluster) -> None:
+    """Open the Lesson once on each worker, as a lecturer would before class (a worker's
+    first session loads the model and fits the PCA: not what a joining student should pay)."""
+    warmed: set[str] = set()
+    for _ in range(20):
+        tab = StreamlitTab(url, "lesson")
+        await tab.open()
+        warmed.add(logged_upstreams(cluster.access_log).get(tab.cookie(ROUTE_COOKIE), ""))
+        await tab.close()
+        if len(warmed - {""}) == len(cluster.workers):
+            return
+
+
+async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: RedisServer | None):
+    random.seed(args.seed)
+    rows: list[list[object]] = []
+    n = args.students
+    await warm_up(url, cluster)
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM)
+        page = await browser.new_page(viewport={"width": 1280, "height": 720})
+        lecturer = Lecturer(page)
+        code = await lecturer.start(url)
+        api = f"{url}/api/classes/{code}"
+        lecturer_route = next(
+            c["value"] for c in await page.context.cookies() if c["name"] == ROUTE_COOKIE
+        )
+        students = [Student(StreamlitTab(url, "lesson", f"class={code}")) for _ in range(n)]
+
+        async def join_later(student: Student) -> float:
+            await asyncio.sleep(random.uniform(0, JOIN_WINDOW))
+            return await student.join()
+
+        joins = await asyncio.gather(*(join_later(s) for s in students))
+        join_errors = sum(1 for s in students if s.errors)
+        state = await wait_state(api, lambda s: s["joined"] >= n)
+        rows.append(["join p95 (s), first step drawn", p95(joins), "≤ 3", f"{n} joined"])
+        rows.append(["join errors", join_errors, "0", f"joined: {state['joined']}"])
+
+        stop = asyncio.Event()
+        listeners = [asyncio.create_task(s.listen(f"{api}/events", stop)) for s in students]
+        await asyncio.sleep(3.0)  # every stream has sent its first screen
+
+        pids = worker_pids(cluster)
+        before = cpu_seconds(pids)
+        clicked = await lecturer.click("Next ▶")
+        followed = await follow_times(students, 2, clicked)
+        per_rerun = (cpu_seconds(pids) - before) / n
+        rows.append(
+            [
+                "Next → every student, p95 (s)",
+                p95(followed),
+                "≤ 1",
+                f"{len(followed)}/{n}; workers' CPU {1000 * per_rerun:.0f} ms per student",
+            ]
+        )
+
+        options = list((await wait_state(api, lambda s: s["step"] == 2))["votes"])
+        cast = await votes(students, 2, options, api, VOTE_WINDOW)
+        acked = sum(1 for _, _, ok in cast if ok)
+        state = await wait_state(api, lambda s: s["answered"] >= acked)
+        rows.append(
+            [
+                "vote → in /api, p95 (s)",
+                p95([t for _, t, _ in cast]),
+                "≤ 1",
+                f"{acked} acked, {state['answered']} counted",
+            ]
+        )
+
+        await asyncio.sleep(3.0)
+        before, t0 = cpu_seconds(pids), time.monotonic()
+        await asyncio.sleep(IDLE_SECONDS)
+        idle = 100 * (cpu_seconds(pids) - before) / (time.monotonic() - t0)
+        rows.append(["idle CPU, both workers (% of a core)", idle, "≤ 10", f"{n} connected"])
+
+        # Faults: kill the other worker in the middle of step 3's round.
+        clicked = await lecturer.click("Next ▶")
+        await follow_times(students, 3, clicked)
+        options = list((await wait_state(api, lambda s: s["step"] == 3))["votes"])
+        upstreams = logged_upstreams(cluster.access_log)
+        victim = next(w for w in cluster.workers if f":{w.port}" not in upstreams[lecturer_route])
+        on_victim = [
+            s
+            for s in students
+            if upstreams.get(s.tab.cookie(ROUTE_COOKIE)) == f"127.0.0.1:{victim.port}"
+        ]
+        first, second = students[: n // 2], students[n // 2 :]
+        cast = await votes(first, 3, options, api, VOTE_WINDOW / 4)
+        acked_before = sum(1 for _, _, ok in cast if ok)
+        os.kill(victim.pid, signal.SIGKILL)
+        killed_at = time.monotonic()
+        await asyncio.sleep(2.0)
+        for student in on_victim:  # what the frontend does after its socket closes
+            student.rerun_soon()
+        await asyncio.sleep(5.0)
+        cast = await votes(second, 3, options, api, VOTE_WINDOW / 4)
+        acked_after = sum(1 for _, _, ok in cast if ok)
+        state = await asyncio.to_thread(get_json, api)
+        rows.append(
+            [
+                "kill: acked before the kill, counted",
+                f"{acked_before}/{len(first)}",
+                "all counted",
+                f"answered {state['answered']} ≥ {acked_before}: "
+                f"{state['answered'] >= acked_before}",
+            ]
+        )
+        rows.append(
+            [
+                "kill: students on the killed worker",
+                len(on_victim),
+                "",
+                f"{acked_after}/{len(second)} voted after",
+            ]
+        )
+        if redis is not None:
+            counted = state["answered"]
+            redis.restart()
+            state = await wait_state(api, lambda s: True)
+            rows.append(
+                [
+                    "Redis restarted: answered before → after",
+                    f"{counted} → {state['answered']}",
+                    "same",
+                    "",
+                ]
+            )
+        clicked = await lecturer.click("Next ▶")
+        followed = await follow_times(students, 4, clicked)
+        state = await wait_state(api, lambda s: s["step"] == 4)
+        rows.append(
+            [
+                "kill: lecturer's Next → step 4, every student",
+                f"{len(followed)}/{n}",
+                f"{n}/{n}",
+                f"p95 {p95(followed):.2f} s, store step {state['step']}",
+            ]
+        )
+        rows.append(
+            [
+                "reconnected after the kill",
+                sum(s.tab.reconnects for s in students),
+                "",
+                f"{time.monotonic() - killed_at:.0f} s after",
+            ]
+        )
+        for i, student in enumerate(students):
+            if student.errors:
+                print(f"student {i}: {student.errors[:3]}, steps drawn {sorted(student.shown_at)}")
+        stop.set()
+        for task in listeners:
+            task.cancel()
+        for student in students:
+            await student.tab.close()
+        await browser.close()
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--store", choices=("sqlite", "redis"), default="sqlite")
+    parser.add_argument("--students", type=int, default=160)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-live-") as tmp:
+        run_dir = Path(tmp)
+        redis = None
+        if args.store == "redis":
+            redis = RedisServer(run_dir)
+            redis.start()
+            os.environ["HEADSPACES_CLASS_STORE"] = redis.url
+        else:
+            os.environ["HEADSPACES_CLASS_STORE"] = f"sqlite://{run_dir / 'classes.sqlite3'}"
+        cluster = Cluster(2, free_port(), run_dir)
+        try:
+            url = cluster.start()
+            rows = asyncio.run(run(args, url, cluster, redis))
+        finally:
+            cluster.stop()
+            if redis is not None:
+                redis.stop()
+    print(f"live class, {args.students} students, store {args.store}, 2 workers behind nginx")
+    print_table(["measure", "figure", "target", "detail"], rows)
+
+
+if __name__ == "__main__":
+    main()
