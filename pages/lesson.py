@@ -80,8 +80,9 @@ def words_and_controls():
         )
         st.stop()
     if lesson.phase(step.text.id) == lesson.REVEALED:
-        for line in lesson.sentences(step.text, view):
-            st.markdown(line)
+        with st.container(key="lesson_notice"):  # compact in presenter mode
+            for line in lesson.sentences(step.text, view):
+                st.markdown(line)
     return view
 
 
@@ -139,8 +140,11 @@ if step is None:
     if not present:
         reset_button()
 elif present:
-    words, picture = st.columns([2, 3])
-    with words:
+    # After the reveal the words take half the width (what to notice, the answer) and
+    # the figure the rest: the step still fits the window with no scroll.
+    revealed = lesson.phase(step.text.id) == lesson.REVEALED
+    words, picture = st.columns([1, 1] if revealed else [2, 3])
+    with words.container(key="lesson_words"):
         view = words_and_controls()
         lesson.quiz(step.text, view)
         class_panel(view)

@@ -278,16 +278,25 @@ def reveal_button(step_id: str) -> None:
 PRESENTER_FONT_SCALE = 1.3
 # Presenter mode: bigger type, less padding, and the step's figure as tall as the window
 # allows. `.st-key-<key>` is the class Streamlit documents for a keyed container; the
-# browser tests check that every step then fits 1280×720 and 1920×1080 without scrolling.
+# browser tests check that every step then fits 1280×720 and 1920×1080 without scrolling,
+# before and after the reveal. The root size grows with the window (16 px at 1280×720,
+# 24 px at 1920×1080), and every size here is in rem, so a projector's larger screen
+# gets larger type and the same layout instead of empty space.
 PRESENTER_CSS = """<style>
-[data-testid="stMainBlockContainer"] {padding-top: 3.2rem; padding-bottom: 0.5rem;}
+html {font-size: max(16px, min(1.25vw, 2.2222vh)) !important;}
+[data-testid="stHeader"] {height: 3.75rem;}
+[data-testid="stMainBlockContainer"] {padding-top: 3.9rem; padding-bottom: 0.5rem;}
 [data-testid="stMainBlockContainer"] p, [data-testid="stMainBlockContainer"] li
 {font-size: 1.08rem; line-height: 1.45;}
 [data-testid="stMainBlockContainer"] h2 {font-size: 1.65rem; padding: 0.1rem 0 0 0;}
 [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] {gap: 0.55rem;}
+.st-key-lesson_notice {gap: 0.3rem !important;}
+.st-key-lesson_notice p {font-size: 0.98rem; line-height: 1.32;}
+.st-key-lesson_words [data-testid="stAlert"] > div {padding: 0.45rem 0.7rem;}
+.st-key-lesson_words [data-testid="stAlert"] p {font-size: 0.98rem; line-height: 1.32;}
 .st-key-lesson_view [data-testid="stElementContainer"],
 .st-key-lesson_view [data-testid="stFullScreenFrame"],
-.st-key-lesson_view [data-testid="stPlotlyChart"] {height: calc(100dvh - 8.5rem) !important;}
+.st-key-lesson_view [data-testid="stPlotlyChart"] {height: calc(100dvh - 9.2rem) !important;}
 .st-key-lesson_view [data-testid="stElementContainer"] {flex: 0 0 auto !important;
   overflow: hidden;}
 </style>"""
