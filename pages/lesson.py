@@ -143,7 +143,7 @@ elif present:
     # After the reveal the words take half the width (what to notice, the answer) and
     # the figure the rest: the step still fits the window with no scroll.
     revealed = lesson.phase(step.text.id) == lesson.REVEALED
-    words, picture = st.columns([1, 1] if revealed else [2, 3])
+    words, picture = st.columns([5, 6] if revealed else [2, 3])
     with words.container(key="lesson_words"):
         view = words_and_controls()
         lesson.quiz(step.text, view)

@@ -342,3 +342,21 @@ def test_a_one_word_sentence_is_explained_on_every_step(number):
     explained = any("cannot use your sentence" in i.value for i in at.info)
     drawn = bool(at.get("plotly_chart"))
     assert explained != drawn  # either the step draws, or it says why it cannot
+
+
+def test_a_slide_moves_a_top_legend_off_its_caption():
+    """The caption is written at the figure's top; a legend pinned there (the head
+    figures') goes to the bottom, with the bottom margin a legend row deeper."""
+    import plotly.graph_objects as go
+
+    from attention.figures.head_spaces import TOP_LEGEND
+    from attention.figures.lesson import for_slides
+
+    plain = go.Figure(go.Scatter(x=[0, 1], y=[0, 1], name="keys"))
+    plain.update_layout(legend=TOP_LEGEND, margin={"t": 80, "b": 10}, font={"size": 12})
+    slide = for_slides(plain, ["a caption", "a second line"], 1.3, fill_height=True).layout
+    assert slide.title.yref == "container" and slide.title.yanchor == "top"
+    assert slide.legend.yref == "container" and slide.legend.y == 0
+    assert slide.legend.yanchor == "bottom"
+    assert slide.margin.b >= 10 + 1.3 * 12  # a row of 1.3 × 12 px type at least
+    assert plain.layout.legend.y == TOP_LEGEND["y"]  # the figure itself is unchanged

@@ -149,6 +149,7 @@ CAPTION_FONT = 12  # px before the presenter's scale (× 1.3: 16 px on a project
 CAPTION_CHARS = 72  # a caption line's characters: it fits half of a 1280 px window at 1.3×
 LABEL_ROOM = 28  # px above the plot for a point's label that stands over its top edge
 TITLE_PAD = 24  # px above the title: the chart's first pixels sit under the step's buttons
+LEGEND_PAD = 8  # px between a legend moved to the bottom and the plot's lowest text
 
 
 def _scaled(node: object, factor: float, under_font: bool = False) -> object:
@@ -198,6 +199,13 @@ def for_slides(
     room = TITLE_PAD + 1.3 * (title_lines * title_px + len(lines) * size) + LABEL_ROOM
     margin = layout.get("margin", {})
     layout["margin"] = {**margin, "t": round(max(margin.get("t", 80), room))}
+    legend = layout.get("legend", {})
+    if legend.get("yref") == "container" and legend.get("y", 0) > 0.5:
+        # A legend at the figure's top would sit on the caption: it goes to the bottom,
+        # with a row of room under the plot.
+        layout["legend"] = {**legend, "y": 0, "yanchor": "bottom"}
+        row = 1.6 * legend.get("font", {}).get("size", layout["font"]["size"])
+        layout["margin"]["b"] = round(layout["margin"].get("b", 80) + row + LEGEND_PAD)
     if fill_height:
         layout.pop("height", None)
         layout["autosize"] = True

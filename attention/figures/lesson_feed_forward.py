@@ -29,7 +29,7 @@ def feed_forward_figure(
     d_ff = look.pre_activation.shape[0]
     titles = [
         f"layer {layer}: {focus}'s {d_ff:,} units on the GELU curve",
-        "its strongest units<br>(number: the words each writes towards)",
+        "its strongest units and the words each writes towards",
     ]
     panels, layout = grid(2, 1, titles, v_gap=0.3, row_heights=[1.1, 1.0])
     pre, hidden = look.pre_activation, look.hidden
