@@ -146,10 +146,11 @@ elif present:
     words, picture = st.columns([5, 6] if revealed else [2, 3])
     with words.container(key="lesson_words"):
         view = words_and_controls()
+        projected = lesson.projected(step, scenario)
         lesson.quiz(step.text, view)
         class_panel(view)
     with picture:
-        lesson.figure(step.text, view, number, present=True)
+        lesson.figure(step.text, view, number, present=True, projected=projected)
 else:
     view = words_and_controls()
     if lecturer is not None and sync_class(view) is not None:

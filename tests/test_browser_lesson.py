@@ -121,6 +121,38 @@ def test_every_step_fits_the_window_in_presenter_mode(app_url, chromium):
         assert ratio >= 1.3, f"step {number}: figure not scaled ({ratio:.2f})"
 
 
+# The width in px of the first map of a tiled heatmap, from the drawn x axis: cells
+# per px from its range and length, times the map's cells (z's first row up to a gap).
+MAP_PX = """() => {
+    const chart = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+    const axis = chart._fullLayout.xaxis;
+    const row = chart._fullData[0].z[0];
+    const cells = row.findIndex(v => v === null || Number.isNaN(v));
+    return cells * axis._length / (axis.range[1] - axis.range[0]);
+}"""
+
+
+def test_the_real_models_heads_are_projected_one_layer_at_a_time(app_url, chromium):
+    """Step 14 in presenter mode: a layer's 12 maps at least 80 px wide at 1280×720
+    (the 72 together were ~30 px), layer 1 first, another layer with the slider."""
+    step = next(i for i, s in enumerate(lesson_text(), 1) if s.id == "real_heads")
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{app_url}/lesson?step={step}&present=1")
+    wait_until_drawn(page, min_charts=1)
+    chart = page.locator('[data-testid="stPlotlyChart"]').first
+    assert "MiniLM layer 1 of 6" in chart.inner_text()
+    assert page.evaluate(MAP_PX) >= 80
+    page.locator(".st-key-lesson_present_layer").get_by_role("slider").focus()
+    count_script_runs(page)
+    page.keyboard.press("ArrowRight")
+    wait_for_rerun(page, min_charts=1)
+    assert "MiniLM layer 2 of 6" in chart.inner_text()
+    assert page.evaluate(MAP_PX) >= 80
+    _fits(page, "step 14, layer 2")
+    context.close()
+
+
 @pytest.mark.parametrize("size", SIZES, ids=["1280x720", "1920x1080"])
 def test_the_last_slide_fits_the_window_in_presenter_mode(app_url, chromium, size):
     width, height = size

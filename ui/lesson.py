@@ -13,6 +13,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from attention.figures.lesson import for_slides
@@ -62,6 +63,9 @@ class LessonStep:
     # After the reveal, the step's view to move by hand (given the control's value), if
     # it has one: before it, the live numbers would tell the answer.
     by_hand: Callable[[object], None] | None = None
+    # In presenter mode, a figure to project instead of the view's (drawing its own
+    # control), when the view's is too small to read from the back of a room.
+    presenter: Callable[[Scenario], tuple[go.Figure, str]] | None = None  # and its setting
 
 
 def step_count() -> int:
@@ -325,19 +329,21 @@ def phone_navigation_style() -> None:
     st.html(PHONE_NAVIGATION_CSS)
 
 
-def caption(text: StepText, view: StepView, number: int) -> list[str]:
-    """What the step's picture shows, for the caption inside an exported PNG."""
-    return [f"Head Spaces lesson, step {number}: {text.title}", view.setting]
-
-
-def figure(text: StepText, view: StepView, number: int, present: bool) -> None:
-    """The step's view with its caption; in presenter mode larger and as tall as the
-    window allows."""
+def figure(
+    text: StepText,
+    view: StepView,
+    number: int,
+    present: bool,
+    projected: tuple[go.Figure, str] | None = None,
+) -> None:
+    """The step's view (or `projected`, the presenter's own figure and its setting) with
+    its caption; in presenter mode larger and as tall as the window allows."""
     scale = PRESENTER_FONT_SCALE if present else 1.0
-    drawn = view.figure
-    if view.revealed_figure is not None and phase(text.id) == REVEALED:
+    drawn, setting = projected or (view.figure, view.setting)
+    if projected is None and view.revealed_figure is not None and phase(text.id) == REVEALED:
         drawn = view.revealed_figure
-    shown = for_slides(drawn, caption(text, view, number), scale, fill_height=present)
+    lines = [f"Head Spaces lesson, step {number}: {text.title}", setting]
+    shown = for_slides(drawn, lines, scale, fill_height=present)
     key = f"lesson_view_{text.id}"
     spec = shown.to_dict()
     described = {
@@ -358,6 +364,12 @@ def control_value(step: LessonStep, scenario: Scenario) -> object:
     if control is None:
         return None
     return st.session_state.get(control.key, control.default)
+
+
+def projected(step: LessonStep, scenario: Scenario) -> tuple[go.Figure, str] | None:
+    """The presenter's own figure of the step and its setting, if it has one (drawing
+    its control here)."""
+    return None if step.presenter is None else step.presenter(scenario)
 
 
 def by_hand(step: LessonStep, scenario: Scenario) -> None:

@@ -12,7 +12,7 @@ from attention.analysis.head_roles import ROLES
 from attention.analysis.rank_collapse import MAX_DEPTH
 from attention.experiments.equal_cost import compare_layouts
 from attention.experiments.slicing import own_slice_share, slicing_matrices
-from attention.figures.attention_maps import attention_grid
+from attention.figures.attention_maps import attention_grid, block_labels
 from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS
 from attention.figures.base.text import safe_label
 from attention.figures.block import head_reads_figure
@@ -309,6 +309,34 @@ def _real_heads(scenario: Scenario, _: object) -> StepView:
     )
 
 
+PRESENTER_LAYER_KEY = "lesson_present_layer"
+PRESENTER_COLUMNS = 4  # a layer's 12 heads in 3 rows of 4: each map ≥ 80 px at 1280×720
+
+
+def _real_heads_layer(scenario: Scenario) -> tuple[object, str]:
+    """Presenter mode's step 14: one layer's heads at a time, large enough to read from
+    the back of a room (the 72 maps together are ~30 px each), chosen with a slider
+    that starts on layer 1; the quiz's heads are found by moving through the layers."""
+    text = data.shown_text(scenario.text)
+    real = run_real(text)
+    pooled = pool_attention(real.trace.attentions, GRID_BLOCKS)
+    layers, heads, m = pooled.shape[:3]
+    layer = st.select_slider(
+        "Show layer", tuple(range(1, layers + 1)), value=1, key=PRESENTER_LAYER_KEY
+    )
+    figure = attention_grid(
+        pooled[layer - 1],
+        block_labels(real.trace.tokens, m),
+        titles=[f"head {h + 1}" for h in range(heads)],
+        columns=PRESENTER_COLUMNS,
+        query_side="queries",
+        key_side="keys →",
+    )
+    # 13 token names beside a 100 px map overlap: the names are in the hover
+    figure.update_xaxes(showticklabels=False).update_yaxes(showticklabels=False)
+    return figure, _real_setting(text, f"MiniLM layer {layer} of {layers}, its {heads} heads")
+
+
 def _lecture_control(scenario: Scenario) -> Control:
     return Control("lesson_fit_seed", tuple(range(10)), 0)
 
@@ -420,4 +448,8 @@ _STEPS = {
     "real_heads": (_no_control, _real_heads),
 }
 _BY_HAND = {"lecture": _lecture_by_hand}
-LESSON_STEPS = [LessonStep(text, *_STEPS[text.id], _BY_HAND.get(text.id)) for text in lesson_text()]
+_PRESENTER = {"real_heads": _real_heads_layer}
+LESSON_STEPS = [
+    LessonStep(text, *_STEPS[text.id], _BY_HAND.get(text.id), _PRESENTER.get(text.id))
+    for text in lesson_text()
+]
