@@ -168,6 +168,20 @@ def _scaled(node: object, factor: float, under_font: bool = False) -> object:
     return node
 
 
+def _panel_titles_px(layout: dict) -> float:
+    """The height of the tallest panel title standing on the plot's top edge (a grid's
+    top row), which the caption must stay above; 0 when there is none."""
+    heights = [
+        1.3 * (note.get("text", "").count("<br>") + 1)
+        * note.get("font", {}).get("size", layout["font"]["size"])
+        + note.get("yshift", 0)
+        for note in layout.get("annotations", [])
+        if note.get("yref") == "paper" and note.get("y", 0) >= 0.999
+        and note.get("yanchor") == "bottom"
+    ]  # fmt: skip
+    return max(heights, default=0.0)
+
+
 def for_slides(
     fig: go.Figure, caption: list[str], font_scale: float = 1.0, fill_height: bool = False
 ) -> go.Figure:
@@ -197,6 +211,7 @@ def for_slides(
                        "pad": {"t": TITLE_PAD}}  # fmt: skip
     title_px = title.get("font", {}).get("size", 1.4 * layout["font"]["size"])
     room = TITLE_PAD + 1.3 * (title_lines * title_px + len(lines) * size) + LABEL_ROOM
+    room += _panel_titles_px(layout)
     margin = layout.get("margin", {})
     layout["margin"] = {**margin, "t": round(max(margin.get("t", 80), room))}
     legend = layout.get("legend", {})
