@@ -283,13 +283,13 @@ PRESENTER_FONT_SCALE = 1.3
 # Presenter mode: bigger type, less padding, and the step's figure as tall as the window
 # allows. `.st-key-<key>` is the class Streamlit documents for a keyed container; the
 # browser tests check that every step then fits 1280×720 and 1920×1080 without scrolling,
-# before and after the reveal. The root size grows with the window (16 px at 1280×720,
-# 24 px at 1920×1080), and every size here is in rem, so a projector's larger screen
-# gets larger type and the same layout instead of empty space.
+# before and after the reveal. The root size grows with the window (the theme's 17 px
+# at 1280×720, 25.5 px at 1920×1080), and every size here is in rem, so a projector's
+# larger screen gets larger type and the same layout instead of empty space.
 PRESENTER_CSS = """<style>
-html {font-size: max(16px, min(1.25vw, 2.2222vh)) !important;}
+html {font-size: max(17px, min(1.328125vw, 2.36111vh)) !important;}
 [data-testid="stHeader"] {height: 3.75rem;}
-[data-testid="stMainBlockContainer"] {padding-top: 3.9rem; padding-bottom: 0.5rem;}
+[data-testid="stMainBlockContainer"] {padding-top: 3.8rem; padding-bottom: 0;}
 [data-testid="stMainBlockContainer"] p, [data-testid="stMainBlockContainer"] li
 {font-size: 1.08rem; line-height: 1.45;}
 [data-testid="stMainBlockContainer"] h2 {font-size: 1.65rem; padding: 0.1rem 0 0 0;}
