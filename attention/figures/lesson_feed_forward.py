@@ -86,7 +86,16 @@ def feed_forward_figure(
     layout[panels[0].yaxis].update(title={"text": "output GELU(input)"}, zeroline=True)
     layout[panels[1].xaxis].update(title={"text": "activation × ‖row of W_2‖"})
     layout[panels[1].xaxis].update(domain=[BAR_LABELS_SHARE, 1.0])  # labels on the left
-    layout[panels[1].yaxis].update(autorange="reversed", automargin=False)
+    # every bar named, a size smaller: a short slide's bars are thinner than the labels
+    # and Plotly would otherwise name every other one
+    layout[panels[1].yaxis].update(
+        autorange="reversed",
+        automargin=False,
+        tickmode="array",
+        tickvals=names,
+        ticktext=names,
+        tickfont={"size": FONT_SIZE - 2},
+    )
     layout.update(
         height=620,
         font={"size": FONT_SIZE},
