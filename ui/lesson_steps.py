@@ -13,7 +13,7 @@ from attention.analysis.rank_collapse import MAX_DEPTH
 from attention.experiments.equal_cost import compare_layouts
 from attention.experiments.slicing import own_slice_share, slicing_matrices
 from attention.figures.attention_maps import attention_grid, block_labels
-from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS
+from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS, PAGE_TITLE_CHARS
 from attention.figures.base.text import safe_label
 from attention.figures.block import head_reads_figure
 from attention.figures.block_rank_collapse import rank_collapse_figure
@@ -55,7 +55,7 @@ from attention.teaching.lesson.steps import (
 from attention.teaching.playground import playground_from_fit
 from ui import block_data, data, why_heads
 from ui.cache_policy import PER_USER_TTL
-from ui.lesson import Control, LessonStep
+from ui.lesson import PRESENTER_FONT_SCALE, Control, LessonStep
 from ui.playground import draw, keep_in_session, moved_heads
 from ui.real_model import minilm_reads, pretrained_model, run_real
 from ui.scenario import D_MODEL_CHOICES, Scenario, carry_focus
@@ -229,7 +229,9 @@ def _cost(scenario: Scenario, heads: object) -> StepView:
 def _slicing(scenario: Scenario, heads: object) -> StepView:
     toy = _toy(scenario, heads=int(heads), d_head=0, full=False)
     w_q = data.run(toy).mha.w_q
-    figure = slicing_figure(*slicing_matrices(w_q), len(w_q))
+    # two panels side by side in the presenter's part of the screen, at its larger type
+    chars = round(PAGE_TITLE_CHARS / PRESENTER_FONT_SCALE)
+    figure = slicing_figure(*slicing_matrices(w_q), len(w_q), title_chars=chars)
     return slicing_step(own_slice_share(w_q), toy.d_model, figure, _setting(toy))
 
 
