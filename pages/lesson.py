@@ -81,8 +81,9 @@ def words_and_controls():
         st.stop()
     revealed = lesson.phase(step.text.id) == lesson.REVEALED
     if revealed:
-        for line in lesson.sentences(step.text, view):
-            st.markdown(line)
+        with st.container(key="lesson_notice"):  # compact in presenter mode
+            for line in lesson.sentences(step.text, view):
+                st.markdown(line)
     if step.evidence is not None:
         step.evidence(scenario, revealed)
     return view
@@ -142,13 +143,17 @@ if step is None:
     if not present:
         reset_button()
 elif present:
-    words, picture = st.columns([2, 3])
-    with words:
+    # After the reveal the words take half the width (what to notice, the answer) and
+    # the figure the rest: the step still fits the window with no scroll.
+    revealed = lesson.phase(step.text.id) == lesson.REVEALED
+    words, picture = st.columns([5, 6] if revealed else [2, 3])
+    with words.container(key="lesson_words"):
         view = words_and_controls()
+        projected = lesson.projected(step, scenario)
         lesson.quiz(step.text, view)
         class_panel(view)
     with picture:
-        lesson.figure(step.text, view, number, present=True)
+        lesson.figure(step.text, view, number, present=True, projected=projected)
 else:
     view = words_and_controls()
     if lecturer is not None and sync_class(view) is not None:

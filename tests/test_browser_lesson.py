@@ -20,44 +20,144 @@ SIZES = [(1280, 720), (1920, 1080)]
 STEPS = len(lesson_text())
 
 
-@pytest.fixture
-def window(chromium, request):
-    width, height = request.param
-    context = chromium.new_context(viewport={"width": width, "height": height})
+# What a step shows at one moment: the scrolling main area's height, the header's bottom,
+# Back / Next's tops, the question's font size, the figure's box and its caption lines'.
+MEASURE = """() => {
+    const box = (el) => el.getBoundingClientRect();
+    const svg = document.querySelector('[data-testid="stPlotlyChart"] .main-svg');
+    const question = document.querySelector(
+        '[data-testid="stRadio"] [data-testid="stWidgetLabel"] p');
+    return {
+        scroll: document.querySelector('[data-testid="stMain"]').scrollHeight,
+        header: box(document.querySelector('[data-testid="stHeader"]')).bottom,
+        buttons: [...document.querySelectorAll('.st-key-lesson_nav button')]
+            .filter(b => /Back|Next/.test(b.innerText)).map(b => box(b).top),
+        font: parseFloat(getComputedStyle(question).fontSize),
+        figure: (({x, y, width, height}) => ({x, y, width, height}))(box(svg)),
+        caption: [...document.querySelectorAll(
+            '[data-testid="stPlotlyChart"] .gtitle tspan, '
+            + '[data-testid="stPlotlyChart"] .gtitle-subtitle tspan')]
+            .map(t => (({left, top, right, bottom}) => ({left, top, right, bottom}))(box(t))),
+    };
+}"""
+
+
+def _fits(page, where: str) -> dict:
+    """Measure the page now and check that it fits its window: no scroll, Back / Next
+    below the header, the figure inside the window with every caption line whole."""
+    shown = page.evaluate(MEASURE)
+    height = page.viewport_size["height"]
+    assert page.locator('[data-testid="stException"]').count() == 0, where
+    assert shown["scroll"] <= height, f"{where} scrolls: {shown['scroll']} px"
+    assert len(shown["buttons"]) == 2 and min(shown["buttons"]) >= shown["header"], where
+    figure = shown["figure"]
+    assert figure["y"] + figure["height"] <= height, where
+    assert shown["caption"], f"{where}: no caption drawn"
+    for line in shown["caption"]:
+        assert line["top"] >= figure["y"] and line["bottom"] <= figure["y"] + figure["height"]
+        assert line["right"] <= figure["x"] + figure["width"] + 1, f"{where}: caption cut"
+    return shown
+
+
+def _answer(page, option: str) -> None:
+    """Click a quiz option and wait for the step to redraw with its feedback."""
+    quiz = page.locator('[data-testid="stRadio"]', has_text="Check yourself")
+    count_script_runs(page)
+    quiz.get_by_text(option, exact=True).click()
+    wait_for_rerun(page, min_charts=1)
+
+
+def _right_and_wrong(page) -> tuple[str, str]:
+    """After the reveal: the quiz's right option, as the revealed answer names it, and
+    another of its options."""
+    answer = page.locator('[data-testid="stAlert"]', has_text="The answer: “").inner_text()
+    right = answer.split("“", 1)[1].split("”. ", 1)[0]
+    quiz = page.locator('[data-testid="stRadio"]', has_text="Check yourself")
+    options = quiz.locator('[data-testid="stMarkdownContainer"] p').all_inner_texts()[1:]
+    assert right in options
+    return right, next(o for o in options if o != right)
+
+
+def test_every_step_fits_the_window_in_presenter_mode(app_url, chromium):
+    """At both sizes, every step before the reveal, after Reveal, after a wrong answer and
+    after the right one; the 1920×1080 screen shows larger type and figures."""
+    measured = {}
+    for width, height in SIZES:
+        context = chromium.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.goto(f"{app_url}/lesson?step=1&present=1")
+        for number in range(1, STEPS + 1):
+            wait_until_drawn(page, min_charts=1)
+            page.wait_for_timeout(300)
+            assert page.locator("strong", has_text=f"Step {number} of {STEPS}").count() == 1
+            where = f"{width}×{height} step {number}"
+            asked = _fits(page, f"{where} (asking)")
+            assert asked["figure"]["height"] >= height * 0.6, "the figure takes the height left"
+            measured[(width, number)] = asked
+            count_script_runs(page)
+            page.get_by_role("button", name="Reveal the answer").click()
+            wait_for_rerun(page, min_charts=1)
+            _fits(page, f"{where} (revealed)")
+            right, wrong = _right_and_wrong(page)
+            _answer(page, wrong)  # the longest feedback: "Not quite: it is …" and why
+            assert page.get_by_text("Not quite: it is").count() == 1
+            _fits(page, f"{where} (a wrong answer)")
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / f"lesson_{width}_step{number}.png"))
+            if width == 1280:  # 1920×1080 has the same layout in larger rem
+                _answer(page, right)
+                assert page.locator('[data-testid="stAlert"]', has_text="Right.").count() == 1
+                _fits(page, f"{where} (the right answer)")
+            if number < STEPS:
+                page.get_by_role("button", name="Next ▶").click()
+                page.wait_for_function(
+                    f"() => document.body.innerText.includes('Step {number + 1} of {STEPS}')"
+                )
+        context.close()
+    for number in range(1, STEPS + 1):
+        small, large = measured[(1280, number)], measured[(1920, number)]
+        assert large["font"] >= 1.3 * small["font"], f"step {number}: type not scaled"
+        ratio = large["figure"]["height"] / small["figure"]["height"]
+        assert ratio >= 1.3, f"step {number}: figure not scaled ({ratio:.2f})"
+
+
+# The width in px of the first map of a tiled heatmap, from the drawn x axis: cells
+# per px from its range and length, times the map's cells (z's first row up to a gap).
+MAP_PX = """() => {
+    const chart = document.querySelector('[data-testid="stPlotlyChart"] .js-plotly-plot');
+    const axis = chart._fullLayout.xaxis;
+    const row = chart._fullData[0].z[0];
+    const cells = row.findIndex(v => v === null || Number.isNaN(v));
+    return cells * axis._length / (axis.range[1] - axis.range[0]);
+}"""
+
+
+def test_the_real_models_heads_are_projected_one_layer_at_a_time(app_url, chromium):
+    """Step 14 in presenter mode: a layer's 12 maps at least 80 px wide at 1280×720
+    (the 72 together were ~30 px), layer 1 first, another layer with the slider."""
+    step = next(i for i, s in enumerate(lesson_text(), 1) if s.id == "real_heads")
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
-    yield page
+    page.goto(f"{app_url}/lesson?step={step}&present=1")
+    wait_until_drawn(page, min_charts=1)
+    chart = page.locator('[data-testid="stPlotlyChart"]').first
+    assert "MiniLM layer 1 of 6" in chart.inner_text()
+    assert page.evaluate(MAP_PX) >= 80
+    page.locator(".st-key-lesson_present_layer").get_by_role("slider").focus()
+    count_script_runs(page)
+    page.keyboard.press("ArrowRight")
+    wait_for_rerun(page, min_charts=1)
+    assert "MiniLM layer 2 of 6" in chart.inner_text()
+    assert page.evaluate(MAP_PX) >= 80
+    _fits(page, "step 14, layer 2")
     context.close()
 
 
-@pytest.mark.parametrize("window", SIZES, indirect=True, ids=["1280x720", "1920x1080"])
-def test_every_step_fits_the_window_in_presenter_mode(app_url, window):
-    page = window
-    size = page.viewport_size
-    page.goto(f"{app_url}/lesson?step=1&present=1")
-    for number in range(1, STEPS + 1):
-        wait_until_drawn(page, min_charts=1)
-        page.wait_for_timeout(300)
-        assert page.locator("strong", has_text=f"Step {number} of {STEPS}").count() == 1
-        assert page.locator('[data-testid="stException"]').count() == 0
-        scroll = page.evaluate(
-            "() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight"
-        )
-        assert scroll <= size["height"], f"step {number} scrolls: {scroll} px"
-        chart = page.locator('[data-testid="stPlotlyChart"] .main-svg').first.bounding_box()
-        assert chart["y"] + chart["height"] <= size["height"]
-        assert chart["height"] >= size["height"] * 0.6, "the figure takes the height left"
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"lesson_{size['width']}_step{number}.png"))
-        if number < STEPS:
-            page.get_by_role("button", name="Next ▶").click()
-            page.wait_for_function(
-                f"() => document.body.innerText.includes('Step {number + 1} of {STEPS}')"
-            )
-
-
-@pytest.mark.parametrize("window", SIZES, indirect=True, ids=["1280x720", "1920x1080"])
-def test_the_last_slide_fits_the_window_in_presenter_mode(app_url, window):
-    page = window
+@pytest.mark.parametrize("size", SIZES, ids=["1280x720", "1920x1080"])
+def test_the_last_slide_fits_the_window_in_presenter_mode(app_url, chromium, size):
+    width, height = size
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
     page.goto(f"{app_url}/lesson?step={STEPS + 1}&present=1")
     wait_until_drawn(page, min_charts=0)
     page.get_by_text("Where to go next", exact=True).wait_for()
@@ -66,6 +166,7 @@ def test_the_last_slide_fits_the_window_in_presenter_mode(app_url, window):
     assert scroll <= page.viewport_size["height"], f"the last slide scrolls: {scroll} px"
     assert page.get_by_role("button", name="Download the lesson (HTML)").count() == 0  # folded
     assert page.get_by_text("Take the lesson home").count() == 1
+    context.close()
 
 
 def test_the_lecture_steps_heads_move_by_hand_after_the_answer(page, app_url):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 import streamlit as st
 
@@ -342,3 +343,38 @@ def test_a_one_word_sentence_is_explained_on_every_step(number):
     explained = any("cannot use your sentence" in i.value for i in at.info)
     drawn = bool(at.get("plotly_chart"))
     assert explained != drawn  # either the step draws, or it says why it cannot
+
+
+def test_a_slide_moves_a_top_legend_off_its_caption():
+    """The caption is written at the figure's top; a legend pinned there (the head
+    figures') goes to the bottom, with the bottom margin a legend row deeper."""
+    from attention.figures.head_spaces import TOP_LEGEND
+    from attention.figures.lesson import for_slides
+
+    plain = go.Figure(go.Scatter(x=[0, 1], y=[0, 1], name="keys"))
+    plain.update_layout(legend=TOP_LEGEND, margin={"t": 80, "b": 10}, font={"size": 12})
+    slide = for_slides(plain, ["a caption", "a second line"], 1.3, fill_height=True).layout
+    assert slide.title.yref == "container" and slide.title.yanchor == "top"
+    assert slide.legend.yref == "container" and slide.legend.y == 0
+    assert slide.legend.yanchor == "bottom"
+    assert slide.margin.b >= 10 + 1.3 * 12  # a row of 1.3 × 12 px type at least
+    assert plain.layout.legend.y == TOP_LEGEND["y"]  # the figure itself is unchanged
+
+
+def test_a_slides_caption_stays_above_the_panel_titles():
+    """A grid's top panel titles stand on the plot's top edge, under the caption: the top
+    margin holds the caption's lines and the titles' lines, one above the other."""
+    from attention.figures.base.grid import figure, grid
+    from attention.figures.lesson import for_slides
+
+    titles = ["one head:<br>49.5% + 50.5%", "two heads"]
+    panels, layout = grid(2, 2, titles)
+    plain = figure([p.place({"type": "bar", "x": [1], "y": [1]}) for p in panels], layout)
+    caption = ["a caption line", "a second caption line"]
+    with_titles = for_slides(plain, caption, 1.3).layout.margin.t
+    untitled = plain.to_dict()
+    untitled["layout"]["annotations"] = []
+    without = for_slides(go.Figure(untitled), caption, 1.3).layout.margin.t
+    # two lines of 1.3 × the grid's title font, each 1.3 high, above the plot's edge
+    title_font = plain.layout.annotations[0].font.size
+    assert with_titles - without >= 2 * 1.3 * 1.3 * title_font

@@ -13,6 +13,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from attention.figures.lesson import CAPTION_CHARS, PHONE_CAPTION_CHARS, for_slides
@@ -66,6 +67,9 @@ class LessonStep:
     # Evidence computed as a shared job (given the scenario and whether the step is
     # revealed): its progress while it runs, its result with the reveal.
     evidence: Callable[[Scenario, bool], None] | None = None
+    # In presenter mode, a figure to project instead of the view's (drawing its own
+    # control), when the view's is too small to read from the back of a room.
+    presenter: Callable[[Scenario], tuple[go.Figure, str]] | None = None  # and its setting
 
 
 def step_count() -> int:
@@ -282,16 +286,25 @@ def reveal_button(step_id: str) -> None:
 PRESENTER_FONT_SCALE = 1.3
 # Presenter mode: bigger type, less padding, and the step's figure as tall as the window
 # allows. `.st-key-<key>` is the class Streamlit documents for a keyed container; the
-# browser tests check that every step then fits 1280×720 and 1920×1080 without scrolling.
+# browser tests check that every step then fits 1280×720 and 1920×1080 without scrolling,
+# before and after the reveal. The root size grows with the window (the theme's 17 px
+# at 1280×720, 25.5 px at 1920×1080), and every size here is in rem, so a projector's
+# larger screen gets larger type and the same layout instead of empty space.
 PRESENTER_CSS = """<style>
-[data-testid="stMainBlockContainer"] {padding-top: 3.2rem; padding-bottom: 0.5rem;}
+html {font-size: max(17px, min(1.328125vw, 2.36111vh)) !important;}
+[data-testid="stHeader"] {height: 3.75rem;}
+[data-testid="stMainBlockContainer"] {padding-top: 3.8rem; padding-bottom: 0;}
 [data-testid="stMainBlockContainer"] p, [data-testid="stMainBlockContainer"] li
 {font-size: 1.08rem; line-height: 1.45;}
 [data-testid="stMainBlockContainer"] h2 {font-size: 1.65rem; padding: 0.1rem 0 0 0;}
 [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] {gap: 0.55rem;}
+.st-key-lesson_notice {gap: 0.3rem !important;}
+.st-key-lesson_notice p {font-size: 0.98rem; line-height: 1.32;}
+.st-key-lesson_words [data-testid="stAlert"] > div {padding: 0.45rem 0.7rem;}
+.st-key-lesson_words [data-testid="stAlert"] p {font-size: 0.98rem; line-height: 1.32;}
 .st-key-lesson_view [data-testid="stElementContainer"],
 .st-key-lesson_view [data-testid="stFullScreenFrame"],
-.st-key-lesson_view [data-testid="stPlotlyChart"] {height: calc(100dvh - 8.5rem) !important;}
+.st-key-lesson_view [data-testid="stPlotlyChart"] {height: calc(100dvh - 9.2rem) !important;}
 .st-key-lesson_view [data-testid="stElementContainer"] {flex: 0 0 auto !important;
   overflow: hidden;}
 </style>"""
@@ -320,20 +333,22 @@ def phone_navigation_style() -> None:
     st.html(PHONE_NAVIGATION_CSS)
 
 
-def caption(text: StepText, view: StepView, number: int) -> list[str]:
-    """What the step's picture shows, for the caption inside an exported PNG."""
-    return [f"Head Spaces lesson, step {number}: {text.title}", view.setting]
-
-
-def figure(text: StepText, view: StepView, number: int, present: bool) -> None:
-    """The step's view with its caption; in presenter mode larger and as tall as the
-    window allows."""
+def figure(
+    text: StepText,
+    view: StepView,
+    number: int,
+    present: bool,
+    projected: tuple[go.Figure, str] | None = None,
+) -> None:
+    """The step's view (or `projected`, the presenter's own figure and its setting) with
+    its caption; in presenter mode larger and as tall as the window allows."""
     scale = PRESENTER_FONT_SCALE if present else 1.0
-    drawn = view.figure
-    if view.revealed_figure is not None and phase(text.id) == REVEALED:
+    drawn, setting = projected or (view.figure, view.setting)
+    if projected is None and view.revealed_figure is not None and phase(text.id) == REVEALED:
         drawn = view.revealed_figure
+    lines = [f"Head Spaces lesson, step {number}: {text.title}", setting]
     chars = PHONE_CAPTION_CHARS if narrow_screen() else CAPTION_CHARS
-    shown = for_slides(drawn, caption(text, view, number), scale, present, chars)
+    shown = for_slides(drawn, lines, scale, present, chars)
     key = f"lesson_view_{text.id}"
     spec = shown.to_dict()
     described = {
@@ -354,6 +369,12 @@ def control_value(step: LessonStep, scenario: Scenario) -> object:
     if control is None:
         return None
     return st.session_state.get(control.key, control.default)
+
+
+def projected(step: LessonStep, scenario: Scenario) -> tuple[go.Figure, str] | None:
+    """The presenter's own figure of the step and its setting, if it has one (drawing
+    its control here)."""
+    return None if step.presenter is None else step.presenter(scenario)
 
 
 def by_hand(step: LessonStep, scenario: Scenario) -> None:

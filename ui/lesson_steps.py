@@ -17,7 +17,8 @@ from attention.experiments.slicing import own_slice_share, slicing_matrices
 from attention.experiments.training.summary import layout_facts
 from attention.experiments.training.task import TASK_TEXTS
 from attention.experiments.training.train import TrainingConfig
-from attention.figures.attention_maps import attention_grid
+from attention.figures.attention_maps import attention_grid, block_labels
+from attention.figures.base.grid import PAGE_TITLE_CHARS
 from attention.figures.base.text import safe_label
 from attention.figures.block import head_reads_figure
 from attention.figures.block_rank_collapse import rank_collapse_figure
@@ -61,7 +62,7 @@ from attention.teaching.narration import lesson as lesson_narration
 from attention.teaching.playground import playground_from_fit
 from ui import block_data, data, why_heads
 from ui.cache_policy import PER_USER_TTL
-from ui.lesson import Control, LessonStep
+from ui.lesson import PRESENTER_FONT_SCALE, Control, LessonStep
 from ui.playground import draw, keep_in_session, moved_heads
 from ui.real_model import minilm_reads, pretrained_model, run_real
 from ui.scenario import D_MODEL_CHOICES, Scenario, carry_focus
@@ -262,7 +263,9 @@ def _training_progress(config: TrainingConfig, seed: int) -> None:
 def _slicing(scenario: Scenario, heads: object) -> StepView:
     toy = _toy(scenario, heads=int(heads), d_head=0, full=False)
     w_q = data.run(toy).mha.w_q
-    figure = slicing_figure(*slicing_matrices(w_q), len(w_q))
+    # two panels side by side in the presenter's part of the screen, at its larger type
+    chars = round(PAGE_TITLE_CHARS / PRESENTER_FONT_SCALE)
+    figure = slicing_figure(*slicing_matrices(w_q), len(w_q), title_chars=chars)
     return slicing_step(own_slice_share(w_q), toy.d_model, figure, _setting(toy))
 
 
@@ -339,6 +342,34 @@ def _real_heads(scenario: Scenario, _: object) -> StepView:
     return real_heads_step(
         len(real.trace.tokens), layers, heads, real.roles[role], role, figure, setting
     )
+
+
+PRESENTER_LAYER_KEY = "lesson_present_layer"
+PRESENTER_COLUMNS = 4  # a layer's 12 heads in 3 rows of 4: each map ≥ 80 px at 1280×720
+
+
+def _real_heads_layer(scenario: Scenario) -> tuple[object, str]:
+    """Presenter mode's step 14: one layer's heads at a time, large enough to read from
+    the back of a room (the 72 maps together are ~30 px each), chosen with a slider
+    that starts on layer 1; the quiz's heads are found by moving through the layers."""
+    text = data.shown_text(scenario.text)
+    real = run_real(text)
+    pooled = pool_attention(real.trace.attentions, GRID_BLOCKS)
+    layers, heads, m = pooled.shape[:3]
+    layer = st.select_slider(
+        "Show layer", tuple(range(1, layers + 1)), value=1, key=PRESENTER_LAYER_KEY
+    )
+    figure = attention_grid(
+        pooled[layer - 1],
+        block_labels(real.trace.tokens, m),
+        titles=[f"head {h + 1}" for h in range(heads)],
+        columns=PRESENTER_COLUMNS,
+        query_side="queries",
+        key_side="keys →",
+    )
+    # 13 token names beside a 100 px map overlap: the names are in the hover
+    figure.update_xaxes(showticklabels=False).update_yaxes(showticklabels=False)
+    return figure, _real_setting(text, f"MiniLM layer {layer} of {layers}, its {heads} heads")
 
 
 def _lecture_control(scenario: Scenario) -> Control:
@@ -469,7 +500,14 @@ _STEPS = {
 }
 _BY_HAND = {"lecture": _lecture_by_hand}
 _EVIDENCE = {"cost": _trained_run}
+_PRESENTER = {"real_heads": _real_heads_layer}
 LESSON_STEPS = [
-    LessonStep(text, *_STEPS[text.id], _BY_HAND.get(text.id), _EVIDENCE.get(text.id))
+    LessonStep(
+        text,
+        *_STEPS[text.id],
+        by_hand=_BY_HAND.get(text.id),
+        evidence=_EVIDENCE.get(text.id),
+        presenter=_PRESENTER.get(text.id),
+    )
     for text in lesson_text()
 ]

@@ -148,9 +148,9 @@ PLOTLY_DEFAULT_FONT = 12
 CAPTION_FONT = 12  # px before the presenter's scale (× 1.3: 16 px on a projector)
 CAPTION_CHARS = 72  # a caption line's characters: it fits half of a 1280 px window at 1.3×
 PHONE_CAPTION_CHARS = 44  # … and the width of a 390 px phone
-LEGEND_ROW_PX = 26  # a legend row at the figures' font size
 LABEL_ROOM = 28  # px above the plot for a point's label that stands over its top edge
 TITLE_PAD = 24  # px above the title: the chart's first pixels sit under the step's buttons
+LEGEND_PAD = 8  # px between a legend moved to the bottom and the plot's lowest text
 
 
 def _scaled(node: object, factor: float, under_font: bool = False) -> object:
@@ -167,6 +167,20 @@ def _scaled(node: object, factor: float, under_font: bool = False) -> object:
     if isinstance(node, list):
         return [_scaled(item, factor) for item in node]
     return node
+
+
+def _panel_titles_px(layout: dict) -> float:
+    """The height of the tallest panel title standing on the plot's top edge (a grid's
+    top row), which the caption must stay above; 0 when there is none."""
+    heights = [
+        1.3 * (note.get("text", "").count("<br>") + 1)
+        * note.get("font", {}).get("size", layout["font"]["size"])
+        + note.get("yshift", 0)
+        for note in layout.get("annotations", [])
+        if note.get("yref") == "paper" and note.get("y", 0) >= 0.999
+        and note.get("yanchor") == "bottom"
+    ]  # fmt: skip
+    return max(heights, default=0.0)
 
 
 def for_slides(
@@ -198,16 +212,20 @@ def for_slides(
         pinned, title_lines = {**title, "subtitle": note}, title["text"].count("<br>") + 1
     else:
         pinned, title_lines = {**note, "xref": "container", "x": 0.01, "xanchor": "left"}, 0
-    legend = layout.get("legend", {})
-    on_top = legend.get("yref") == "container" and legend.get("y", 0) > 0.5
-    rows = (1 if caption_chars >= CAPTION_CHARS else 3) if on_top else 0  # wraps on a phone
-    pad = TITLE_PAD + rows * LEGEND_ROW_PX * font_scale  # a top legend stays above the text
     layout["title"] = {**pinned, "yref": "container", "y": 1, "yanchor": "top",
-                       "pad": {"t": round(pad)}}  # fmt: skip
+                       "pad": {"t": TITLE_PAD}}  # fmt: skip
     title_px = title.get("font", {}).get("size", 1.4 * layout["font"]["size"])
-    room = pad + 1.3 * (title_lines * title_px + len(lines) * size) + LABEL_ROOM
+    room = TITLE_PAD + 1.3 * (title_lines * title_px + len(lines) * size) + LABEL_ROOM
+    room += _panel_titles_px(layout)
     margin = layout.get("margin", {})
     layout["margin"] = {**margin, "t": round(max(margin.get("t", 80), room))}
+    legend = layout.get("legend", {})
+    if legend.get("yref") == "container" and legend.get("y", 0) > 0.5:
+        # A legend at the figure's top would sit on the caption: it goes to the bottom,
+        # with a row of room under the plot.
+        layout["legend"] = {**legend, "y": 0, "yanchor": "bottom"}
+        row = 1.6 * legend.get("font", {}).get("size", layout["font"]["size"])
+        layout["margin"]["b"] = round(layout["margin"].get("b", 80) + row + LEGEND_PAD)
     if fill_height:
         layout.pop("height", None)
         layout["autosize"] = True

@@ -29,7 +29,7 @@ def feed_forward_figure(
     d_ff = look.pre_activation.shape[0]
     titles = [
         f"layer {layer}: {focus}'s {d_ff:,} units on the GELU curve",
-        "its strongest units (number: the words each writes towards)",
+        "its strongest units and the words each writes towards",
     ]
     panels, layout = grid(2, 1, titles, v_gap=0.3, row_heights=[1.1, 1.0])
     pre, hidden = look.pre_activation, look.hidden
@@ -86,7 +86,16 @@ def feed_forward_figure(
     layout[panels[0].yaxis].update(title={"text": "output GELU(input)"}, zeroline=True)
     layout[panels[1].xaxis].update(title={"text": "activation × ‖row of W_2‖"})
     layout[panels[1].xaxis].update(domain=[BAR_LABELS_SHARE, 1.0])  # labels on the left
-    layout[panels[1].yaxis].update(autorange="reversed", automargin=False)
+    # every bar named, a size smaller: a short slide's bars are thinner than the labels
+    # and Plotly would otherwise name every other one
+    layout[panels[1].yaxis].update(
+        autorange="reversed",
+        automargin=False,
+        tickmode="array",
+        tickvals=names,
+        ticktext=names,
+        tickfont={"size": FONT_SIZE - 2},
+    )
     layout.update(
         height=620,
         font={"size": FONT_SIZE},
