@@ -79,7 +79,7 @@ def test_the_residual_step_states_both_gradients_without_e_notation():
     assert not any("gradient" in m.value for m in at.markdown)  # asked before it tells
     at.button(key="lesson_reveal").click().run()
     assert not at.exception, at.exception
-    line = next(m.value for m in at.markdown if "gradient reaching layer 1" in m.value)
+    line = next(m.value for m in at.markdown if "gradient back at layer 1" in m.value)
     line = line.replace("\\", "")
     sizes = re.search(r"is ×(\S+) its size at the top with the residual, ×(\S+) without", line)
     assert sizes, line
