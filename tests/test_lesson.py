@@ -118,10 +118,25 @@ def test_qkv_answer_is_the_key_the_figure_weights_most():
 
 def test_qkv_step_names_and_colours_the_head_it_shows():
     figure = view(at_id("qkv", lesson_head="2"))
-    (title,) = figure["layout"]["annotations"]
-    assert title["text"].startswith("head 2 ·") and title["font"]["color"] == HEAD_COLORS[1]
+    titles = [a for a in figure["layout"]["annotations"] if a["text"].startswith("head")]
+    assert [t["text"].split("<br>")[0][:8] for t in titles] == ["head 2: "] * 2
+    assert {t["font"]["color"] for t in titles} == {HEAD_COLORS[1]}
     keys = next(t for t in figure["data"] if t.get("name") == "keys")
     assert set(array(keys["customdata"])[:, 1]) == {2}  # every key's hover says head 2
+
+
+def test_qkv_steps_output_star_is_the_weighted_sum_of_the_drawn_values():
+    """Step 2 draws the head's values and the focus token's output ★: the ★ sits at the
+    values' average weighted by the attention weights their hover gives."""
+    figure = view(at_id("qkv", lesson_head="2"))
+    values = next(t for t in figure["data"] if t.get("name") == "values")
+    (star,) = [t for t in figure["data"] if str(t.get("name", "")).startswith("head output")]
+    weights = array(values["customdata"])[:, 0]
+    drawn = np.column_stack([array(values["x"]), array(values["y"])])
+    assert weights.sum() == pytest.approx(1.0, abs=1e-3)
+    np.testing.assert_allclose(
+        [array(star["x"])[0], array(star["y"])[0]], weights @ drawn, atol=2e-3
+    )
 
 
 def test_looks_answer_counts_the_distinct_favourites_in_the_drawn_rows():

@@ -22,7 +22,11 @@ from attention.figures.base.grid import PAGE_TITLE_CHARS
 from attention.figures.base.text import safe_label
 from attention.figures.block import head_reads_figure
 from attention.figures.block_rank_collapse import rank_collapse_figure
-from attention.figures.head_spaces import before_figure, head_space_figure, neighbour_order_chart
+from attention.figures.head_spaces import (
+    before_figure,
+    neighbour_order_chart,
+    query_key_value_figure,
+)
 from attention.figures.lesson import lecture_figure
 from attention.figures.lesson_by_hand import arithmetic_figure, ingredients_figure
 from attention.figures.lesson_feed_forward import feed_forward_figure
@@ -31,7 +35,7 @@ from attention.figures.real_model import GRID_BLOCKS, head_grid_figure
 from attention.figures.why_heads_cost import cost_bars
 from attention.figures.why_heads_slicing import slicing_figure
 from attention.figures.why_heads_two_targets import two_target_figure
-from attention.geometry.head_spaces import HeadSpaces, neighbours
+from attention.geometry.head_spaces import neighbours
 from attention.geometry.pooling import pool_attention
 from attention.models.translation import EXAMPLES, choose_pronoun
 from attention.models.translation.heads import WHO_IS_YOU, YOU_FROM_SOURCE, head_index
@@ -70,7 +74,7 @@ from ui.translation import run_translation
 
 FEED_FORWARD_LAYER = 3  # a middle layer, whose strongest units often write towards words
 CAUSAL_HEAD = "previous word"  # the decoder head shown: its mask and its one-back look
-LESSON_TILE_PX = 380  # the one head of step 2 gets the room of the page's width
+LESSON_TILE_PX = 300  # step 2: one head in two tiles across the page's width
 
 
 def _toy(scenario: Scenario, **changes: object) -> Scenario:
@@ -115,10 +119,8 @@ def _qkv(scenario: Scenario, head: object) -> StepView:
     toy = _toy(scenario)
     run, spaces = data.run(toy), data.spaces(toy)
     h = int(head) - 1
-    one = HeadSpaces(spaces.before, [spaces.heads[h]])
-    weights = run.trace.weights[h : h + 1]
-    figure = head_space_figure(
-        one, run.tokens, weights, toy.focus, columns=1, heads=[h], tile_px=LESSON_TILE_PX
+    figure = query_key_value_figure(
+        spaces.heads[h], run.tokens, run.trace.weights[h], toy.focus, h, LESSON_TILE_PX
     )
     return qkv_step(run.tokens, run.trace, h, toy.focus, figure, _setting(toy))
 

@@ -44,7 +44,7 @@ from attention.figures.base.points import (
 )
 from attention.figures.base.segments import weighted_segments
 from attention.figures.base.text import safe_label
-from attention.geometry.head_spaces import HeadSpaces
+from attention.geometry.head_spaces import HeadSpace, HeadSpaces
 from attention.geometry.planes import Layout2D
 
 PLANE_AXIS = {"showticklabels": False, "zeroline": False, "showgrid": True, "gridcolor": "#EEEEEE"}
@@ -133,8 +133,13 @@ def _check_spaces(spaces: HeadSpaces, n: int) -> None:
     """Every 2-D layout in `spaces` holds one point per token, n tokens."""
     check_shape("spaces.before.coords", spaces.before.coords, (n, 2))
     for h, space in enumerate(spaces.heads):
-        for part in ("queries", "keys", "values", "outputs"):
-            check_shape(f"spaces.heads[{h}].{part}", getattr(space, part), (n, 2))
+        _check_space(space, n, f"spaces.heads[{h}]")
+
+
+def _check_space(space: HeadSpace, n: int, name: str = "space") -> None:
+    """One head's 2-D layouts hold one point per token, n tokens."""
+    for part in ("queries", "keys", "values", "outputs"):
+        check_shape(f"{name}.{part}", getattr(space, part), (n, 2))
 
 
 def _head_numbers(spaces: HeadSpaces, heads: list[int] | None) -> list[int]:
@@ -181,45 +186,17 @@ def _lines(starts: np.ndarray, ends: np.ndarray, weights: np.ndarray, heads: lis
     return traces
 
 
-def head_space_figure(
-    spaces: HeadSpaces,
-    tokens: list[str],
-    weights: np.ndarray,
+def _query_key_traces(
+    queries: np.ndarray,
+    keys: np.ndarray,
+    labels: list[str],
+    w: np.ndarray,
+    heads: list[int],
     focus: int,
-    columns: int = 4,
-    heads: list[int] | None = None,
-    tile_px: int = PlaneTiles.tile_px,
-    title_chars: int = PAGE_TITLE_CHARS,
-    measured_titles: bool = True,
-) -> go.Figure:
-    """One tile per head: its queries (●) and keys (◇) in one joint 2-D layout, and the
-    focus token's query joined to every key by a line as wide as its attention weight.
-    `weights` (h, n, n) are the shown heads' own; `heads` numbers them (0-based). Titles
-    name the head and, with `measured_titles`, the variance kept and ρ; wider than a
-    tile's share of `title_chars` (the characters across the figure at its narrowest)
-    they break into lines."""
-    check_shape("weights", weights, (len(spaces.heads), len(tokens), len(tokens)))
-    _check_spaces(spaces, len(tokens))
-    heads = _head_numbers(spaces, heads)
-    labels, n = [safe_label(t) for t in tokens], len(tokens)
-    titles, tiles = _titled_tiles(
-        [
-            f"head {h + 1} · var {s.variance_kept:.0%}<br>ρ 2-D {_fmt(s.rho.picture)} · "
-            f"own {_fmt(s.rho.head_space)}"
-            if measured_titles
-            else f"head {h + 1}"
-            for h, s in zip(heads, spaces.heads, strict=True)
-        ],
-        columns,
-        title_chars,
-        tile_px,
-    )
-    queries, keys = tiles.stack(
-        [np.vstack([s.queries, s.keys]) for s in spaces.heads],
-        [s.queries for s in spaces.heads],
-        [s.keys for s in spaces.heads],
-    )
-    w = np.asarray(weights)[:, focus]  # (heads, n): each head's weights from the focus
+) -> list[dict]:
+    """The traces of each head's placed queries (●) and keys (◇), n per head, and the
+    focus query's lines to the keys as wide as its weights `w` (heads, n)."""
+    n = len(labels)
     focus_queries = queries[focus::n]
     data = _lines(np.repeat(focus_queries, n, axis=0), keys, w.ravel(), heads)
     data.append(
@@ -264,32 +241,20 @@ def head_space_figure(
             name="focus query",
         )
     )
-    return figure(data, _tiles_layout(tiles, titles, heads))
+    return data
 
 
-def values_figure(
-    spaces: HeadSpaces,
-    tokens: list[str],
-    weights: np.ndarray,
+def _value_traces(
+    values: np.ndarray,
+    stars: np.ndarray,
+    labels: list[str],
+    w: np.ndarray,
+    heads: list[int],
     focus: int,
-    columns: int = 4,
-    title_chars: int = PAGE_TITLE_CHARS,
-) -> go.Figure:
-    """One tile per head: its values (■) in 2-D and the focus token's head output (★),
-    the attention-weighted average of the values; lines show each value's share.
-    `title_chars` as in head_space_figure."""
-    check_shape("weights", weights, (len(spaces.heads), len(tokens), len(tokens)))
-    _check_spaces(spaces, len(tokens))
-    heads = _head_numbers(spaces, None)
-    labels, n = [safe_label(t) for t in tokens], len(tokens)
-    titles, tiles = _titled_tiles(
-        [f"head {h + 1} · var {s.value_variance_kept:.0%}" for h, s in enumerate(spaces.heads)],
-        columns,
-        title_chars,
-    )
-    each_values = [s.values for s in spaces.heads]
-    values, stars = tiles.stack(each_values, each_values, [s.outputs[focus] for s in spaces.heads])
-    w = np.asarray(weights)[:, focus]
+) -> list[dict]:
+    """The traces of each head's placed values (■), n per head, and the focus token's
+    output ★ (one per head) joined to the values by lines as wide as its weights `w`."""
+    n = len(labels)
     data = _lines(np.repeat(stars, n, axis=0), values, w.ravel(), heads)
     data.append(
         weighted_points_trace(
@@ -326,7 +291,107 @@ def values_figure(
             name=f"head output for {labels[focus]}",
         )
     )
+    return data
+
+
+def head_space_figure(
+    spaces: HeadSpaces,
+    tokens: list[str],
+    weights: np.ndarray,
+    focus: int,
+    columns: int = 4,
+    heads: list[int] | None = None,
+    tile_px: int = PlaneTiles.tile_px,
+    title_chars: int = PAGE_TITLE_CHARS,
+    measured_titles: bool = True,
+) -> go.Figure:
+    """One tile per head: its queries (●) and keys (◇) in one joint 2-D layout, and the
+    focus token's query joined to every key by a line as wide as its attention weight.
+    `weights` (h, n, n) are the shown heads' own; `heads` numbers them (0-based). Titles
+    name the head and, with `measured_titles`, the variance kept and ρ; wider than a
+    tile's share of `title_chars` (the characters across the figure at its narrowest)
+    they break into lines."""
+    check_shape("weights", weights, (len(spaces.heads), len(tokens), len(tokens)))
+    _check_spaces(spaces, len(tokens))
+    heads = _head_numbers(spaces, heads)
+    labels = [safe_label(t) for t in tokens]
+    titles, tiles = _titled_tiles(
+        [
+            f"head {h + 1} · var {s.variance_kept:.0%}<br>ρ 2-D {_fmt(s.rho.picture)} · "
+            f"own {_fmt(s.rho.head_space)}"
+            if measured_titles
+            else f"head {h + 1}"
+            for h, s in zip(heads, spaces.heads, strict=True)
+        ],
+        columns,
+        title_chars,
+        tile_px,
+    )
+    queries, keys = tiles.stack(
+        [np.vstack([s.queries, s.keys]) for s in spaces.heads],
+        [s.queries for s in spaces.heads],
+        [s.keys for s in spaces.heads],
+    )
+    w = np.asarray(weights)[:, focus]  # (heads, n): each head's weights from the focus
+    data = _query_key_traces(queries, keys, labels, w, heads, focus)
     return figure(data, _tiles_layout(tiles, titles, heads))
+
+
+def values_figure(
+    spaces: HeadSpaces,
+    tokens: list[str],
+    weights: np.ndarray,
+    focus: int,
+    columns: int = 4,
+    title_chars: int = PAGE_TITLE_CHARS,
+) -> go.Figure:
+    """One tile per head: its values (■) in 2-D and the focus token's head output (★),
+    the attention-weighted average of the values; lines show each value's share.
+    `title_chars` as in head_space_figure."""
+    check_shape("weights", weights, (len(spaces.heads), len(tokens), len(tokens)))
+    _check_spaces(spaces, len(tokens))
+    heads = _head_numbers(spaces, None)
+    labels = [safe_label(t) for t in tokens]
+    titles, tiles = _titled_tiles(
+        [f"head {h + 1} · var {s.value_variance_kept:.0%}" for h, s in enumerate(spaces.heads)],
+        columns,
+        title_chars,
+    )
+    each_values = [s.values for s in spaces.heads]
+    values, stars = tiles.stack(each_values, each_values, [s.outputs[focus] for s in spaces.heads])
+    w = np.asarray(weights)[:, focus]
+    data = _value_traces(values, stars, labels, w, heads, focus)
+    return figure(data, _tiles_layout(tiles, titles, heads))
+
+
+def query_key_value_figure(
+    space: HeadSpace,
+    tokens: list[str],
+    weights: np.ndarray,
+    focus: int,
+    head: int,
+    tile_px: int = PlaneTiles.tile_px,
+) -> go.Figure:
+    """One head (0-based `head`) in two tiles: its queries (●) and keys (◇) with the focus
+    query's lines (left), and its values (■) with the focus token's output ★, their
+    weighted sum (right); `weights` (n, n) is the head's own."""
+    n = len(tokens)
+    check_shape("weights", weights, (n, n))
+    _check_space(space, n)
+    labels = [safe_label(t) for t in tokens]
+    titles, tiles = _titled_tiles(
+        [f"head {head + 1}: queries ●, keys ◇", f"head {head + 1}: values ■, output ★"],
+        2,
+        PAGE_TITLE_CHARS,
+        tile_px,
+    )
+    joint = tiles.place(0, np.vstack([space.queries, space.keys]))
+    own = tiles.place(1, space.values)
+    w = np.asarray(weights)[focus][None]  # (1, n)
+    data = _query_key_traces(joint(space.queries), joint(space.keys), labels, w, [head], focus)
+    data += _value_traces(own(space.values), own(space.outputs[focus][None]), labels, w,
+                          [head], focus)  # fmt: skip
+    return figure(data, _tiles_layout(tiles, titles, [head, head]))
 
 
 def _unit_spread(coords: np.ndarray) -> np.ndarray:
