@@ -10,6 +10,7 @@ from attention.geometry.head_spaces import agreement_range
 from attention.teaching.narration import head_spaces as narration
 from ui import data
 from ui.charts import show_chart
+from ui.media import narrow_screen
 from ui.sidebar import scenario_run, scenario_sidebar
 
 scenario = scenario_sidebar()
@@ -27,7 +28,7 @@ show_chart(
         run.tokens,
         weights,
         focus,
-        columns=len(shown),
+        columns=1 if narrow_screen() else len(shown),  # one per row on a phone
         heads=shown,
         tile_px=300,
         measured_titles=False,  # the measures and their notation wait for the pages

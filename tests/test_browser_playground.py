@@ -161,7 +161,8 @@ def test_arrow_keys_move_the_focused_query_and_keys_in_the_second_mode(chromium,
     assert label.startswith("query of “du” in head 1") and "arrow keys" in label
     assert (
         page.evaluate(  # focus survives the rerun the key press caused
-            "() => document.querySelector('[data-testid=\"stBidiComponentIsolated\"]')"
+            "() => document.querySelector("
+            "'.st-key-playground [data-testid=\"stBidiComponentIsolated\"]')"
             ".shadowRoot.activeElement?.dataset.kind"
         )
         == "query"

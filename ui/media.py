@@ -27,6 +27,7 @@ _report = st.components.v2.component("head_spaces_media_query", html="", js=_JS)
 
 
 _QUERIES = {"motion_preference": REDUCED_MOTION_QUERY, "narrow_screen": NARROW_QUERY}
+REPORTERS = tuple(_QUERIES)  # the reporters' keys (ui/page_style.py keeps them out of the flow)
 
 
 def report_media() -> None:

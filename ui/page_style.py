@@ -6,6 +6,8 @@ which already counts as scrolling at full width."""
 
 import streamlit as st
 
+from ui.media import REPORTERS
+
 # KaTeX splits a display formula at its top-level relations, operators and \allowbreak;
 # `white-space: normal` lets those split points wrap. The padding holds the overhang.
 # Focus: Streamlit's own ring is the primary colour at half opacity (about 2:1 on white)
@@ -22,8 +24,13 @@ PAGE_CSS = """<style>
 .katex-display > .katex {white-space: normal;}
 .katex-display {padding-right: 2px;}
 </style>"""
+# The media reporters (ui/media.py) draw nothing, yet each element would take a row gap
+# at the top of every page (34 px, which shrank the playground's plot): out of the flow.
+HIDDEN_CSS = (
+    "<style>" + ", ".join(f".st-key-{key}" for key in REPORTERS) + " {display: none;}</style>"
+)
 
 
 def page_style() -> None:
     """Add the app's page CSS (an invisible element; call once per run)."""
-    st.html(PAGE_CSS)
+    st.html(PAGE_CSS + HIDDEN_CSS)
