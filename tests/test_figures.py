@@ -170,6 +170,11 @@ def _builders(i: dict) -> dict:
             lambda: head_space_views.values_figure(i["spaces"], tokens, trace.weights, 2),
             lambda: head_space_views.values_figure(*i["many"], 0),
         ],
+        "query_key_value_figure": [
+            lambda: head_space_views.query_key_value_figure(
+                i["spaces"].heads[1], tokens, trace.weights[1], 2, 1
+            ),
+        ],
         "motion_figure": [
             lambda: head_space_views.motion_figure(i["spaces"], tokens),
             lambda: head_space_views.motion_figure(i["spaces"], tokens, start=1),
