@@ -14,7 +14,7 @@ from pandas.io.formats.style import Styler
 from attention.analysis.head_roles import ENTROPY, strongest_role
 from attention.experiments.equal_cost import LayoutCost
 from attention.experiments.training.train import Comparison
-from attention.figures.base.text import percent
+from attention.figures.base.text import percent, unique_labels
 from attention.geometry.head_spaces import Neighbours
 
 
@@ -301,15 +301,6 @@ def series_rows(
 MAX_MATRIX_CELLS = 4096
 
 
-def distinct_names(tokens: Sequence[str]) -> list[str]:
-    """Tokens as column or row names: one that occurs more than once gets its position
-    appended, as on the maps' axes ("the (0)", "the (4)")."""
-    counts: dict[str, int] = {}
-    for token in tokens:
-        counts[token] = counts.get(token, 0) + 1
-    return [f"{t} ({i})" if counts[t] > 1 else t for i, t in enumerate(tokens)]
-
-
 def matrix_rows(
     names: Sequence[str],
     query_tokens: Sequence[str],
@@ -326,7 +317,7 @@ def matrix_rows(
         if allowed is None
         else ~np.broadcast_to(np.asarray(allowed, dtype=bool), maps.shape)
     )
-    keys = distinct_names(key_tokens)
+    keys = unique_labels(key_tokens)
     return [
         {
             "map": name,
@@ -337,7 +328,7 @@ def matrix_rows(
             },
         }
         for name, weights, cuts in zip(names, maps, blocked, strict=True)
-        for query, row, cut_row in zip(distinct_names(query_tokens), weights, cuts, strict=True)
+        for query, row, cut_row in zip(unique_labels(query_tokens), weights, cuts, strict=True)
     ]
 
 
