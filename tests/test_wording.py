@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from attention.teaching.wording import plural, power_of_ten
+from attention.figures.base.text import unique_labels
+from attention.teaching.wording import numbered_repeats, plural, power_of_ten
 from tests.apptest import open_page
 
 PLURAL_AFTER_ONE = re.compile(
@@ -85,3 +86,18 @@ def test_power_of_ten_reads_back_as_the_number(value):
 def test_power_of_ten_refuses_what_is_not_a_number(bad):
     with pytest.raises(ValueError, match="finite"):
         power_of_ten(bad)
+
+
+def test_numbered_repeats_tells_equal_tokens_apart_and_leaves_the_rest():
+    names = ["the", "cat", "sat", "on", "the", "mat", "cat"]
+    numbered = numbered_repeats(names)
+    assert len(set(numbered)) == len(names)
+    assert numbered == ["the (0)", "cat (1)", "sat", "on", "the (4)", "mat", "cat (6)"]
+
+
+def test_unique_labels_number_tokens_that_cutting_makes_equal():
+    # Two different long tokens are cut to the same 24-character label: both get numbers.
+    long_a, long_b = "x" * 30 + "a", "x" * 30 + "b"
+    labels = unique_labels([long_a, "<b>", long_b])
+    assert labels[0] != labels[2] and labels[0].endswith(" (0)") and labels[2].endswith(" (2)")
+    assert labels[1] == "&lt;b&gt;"

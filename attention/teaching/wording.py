@@ -13,6 +13,15 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     return singular + "s" if plural_form is None else plural_form
 
 
+def numbered_repeats(names: list[str]) -> list[str]:
+    """The names with the position appended to every one that occurs more than once
+    ("the (0)", "the (4)"), so equal tokens stay apart as options and axis categories."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return [f"{name} ({i})" if counts[name] > 1 else name for i, name in enumerate(names)]
+
+
 def blocks_note(n_tokens: int, blocks: int) -> str:
     """How a pooled map of `n_tokens` is drawn: "64 × 64 blocks of about 8.0 tokens …"."""
     return (

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import html
 
+from attention.teaching.wording import numbered_repeats
+
 MAX_LABEL_CHARS = 24
 
 
@@ -21,11 +23,7 @@ def safe_label(token: str, max_chars: int = MAX_LABEL_CHARS) -> str:
 def unique_labels(tokens: list[str]) -> list[str]:
     """Escaped labels for categorical axes: a token that occurs more than once gets its
     position appended ("the (0)", "the (4)"), since Plotly merges equal categories."""
-    labels = [safe_label(t) for t in tokens]
-    counts: dict[str, int] = {}
-    for label in labels:
-        counts[label] = counts.get(label, 0) + 1
-    return [f"{label} ({i})" if counts[label] > 1 else label for i, label in enumerate(labels)]
+    return numbered_repeats([safe_label(t) for t in tokens])
 
 
 def percent(share: float, decimals: int = 0) -> str:

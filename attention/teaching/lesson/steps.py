@@ -21,7 +21,7 @@ from attention.models.translation.pronoun import PronounChoice
 from attention.teaching.lesson.by_hand import ByHand
 from attention.teaching.lesson.feed_forward import FeedForwardLook
 from attention.teaching.lesson.quiz import Quiz, index_quiz
-from attention.teaching.wording import power_of_ten
+from attention.teaching.wording import numbered_repeats, power_of_ten
 
 
 @dataclass(frozen=True)
@@ -35,14 +35,6 @@ class StepView:
     setting: str  # what was computed on: sentence, source, sizes (for the figure's caption)
     # The figure once the step is revealed, when the asking figure would tell the answer.
     revealed_figure: go.Figure | None = None
-
-
-def token_labels(tokens: list[str]) -> list[str]:
-    """Tokens as answer options: a token that occurs twice gets its position ("the (4)")."""
-    counts: dict[str, int] = {}
-    for token in tokens:
-        counts[token] = counts.get(token, 0) + 1
-    return [f"{t} ({i})" if counts[t] > 1 else t for i, t in enumerate(tokens)]
 
 
 def points_step(
@@ -61,7 +53,7 @@ def points_step(
     cosine = cosine_to(x, focus)
     ranking = [int(j) for j in np.argsort(-cosine, kind="stable") if j != focus]
     nearest = ranking[0]
-    labels = token_labels(tokens)
+    labels = numbered_repeats(tokens)
     facts = {
         "n": n,
         "d_model": d_model,
@@ -86,7 +78,7 @@ def qkv_step(
     weights = np.asarray(trace.weights[head, focus], dtype=np.float64)
     ranking = [int(j) for j in np.argsort(-weights, kind="stable")]
     top = ranking[0]
-    labels = token_labels(tokens)
+    labels = numbered_repeats(tokens)
     facts = {
         "head": head + 1,
         "d_model": trace.output.shape[-1],
@@ -110,7 +102,7 @@ def by_hand_step(
     """Step 3: one head's query for the focus token worked through by hand. Asked with
     `figures[0]` (the query, keys and values, no score yet), revealed with `figures[1]`
     (the arithmetic): which key gets the largest weight."""
-    labels = token_labels(tokens)
+    labels = numbered_repeats(tokens)
     ranking = [int(j) for j in np.argsort(-hand.weights, kind="stable")]
     winner = ranking[0]
     runner = ranking[1] if len(ranking) > 1 else winner
@@ -147,7 +139,7 @@ def distances_step(
     labels = [f"head {h + 1}" for h in range(len(corr))]
     ranking = [int(h) for h in np.argsort(corr, kind="stable")]
     facts = {
-        "focus": token_labels(tokens)[focus],
+        "focus": numbered_repeats(tokens)[focus],
         "head": most + 1,
         "answer": labels[most],
         "rho": float(corr[most]),
@@ -185,7 +177,7 @@ def looks_step(
     rows = np.asarray(weights, dtype=np.float64)
     tops = rows.argmax(axis=1)
     distinct = len(set(tops.tolist()))
-    labels = token_labels(tokens)
+    labels = numbered_repeats(tokens)
     spread = int(np.argmax(rows.max(axis=1) - rows.min(axis=1)))  # key the heads disagree on
     heads = rows.shape[0]
     options = [str(k) for k in range(1, heads + 1)]
@@ -217,7 +209,7 @@ def two_targets_step(
 ) -> StepView:
     """Step 7: one head must share one distribution between two targets; two heads each
     give one target their own. Which layout gives both targets more weight."""
-    labels = token_labels(tokens)
+    labels = numbered_repeats(tokens)
     one_min, two_min = min(one_head), min(two_heads)
     layouts = [f"one head of {d_model}", f"two heads of {max(1, d_model // 2)}"]
     better = int(two_min > one_min)
@@ -297,7 +289,7 @@ def feed_forward_step(
     non-linear (units that fire) and writes towards words (its strongest unit). The
     question: how far the focus token's output moves when another token's input
     changes — not at all when it moves less than a millionth of the changed token's."""
-    labels = token_labels(tokens)
+    labels = numbered_repeats(tokens)
     other = labels[look.other]
     options = (
         "it does not move",
@@ -460,7 +452,7 @@ def translation_step(
     settled" when several fit."""
     row = np.asarray(who_is_you, dtype=np.float64)[you]
     top = int(np.argmax(row))
-    labels = token_labels(source)
+    labels = numbered_repeats(source)
     brought = ", ".join(f"{name} {value:.0%}" for name, value in choice.delivered.items())
     candidates = choice.candidates
     if len(candidates) == 1:
