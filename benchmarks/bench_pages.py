@@ -19,10 +19,10 @@ from attention import MultiHeadAttention
 from attention.analysis.head_metrics import summarise_heads
 from attention.core.process_tuning import tune_process
 from attention.figures.attention_maps import attention_grid, attention_lines
+from attention.figures.head_motion import motion_figure
 from attention.figures.head_spaces import (
     before_figure,
     head_space_figure,
-    motion_figure,
     values_figure,
 )
 from attention.geometry.head_spaces import head_spaces, neighbours

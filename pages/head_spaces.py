@@ -5,10 +5,10 @@ import streamlit as st
 
 from attention.figures.attention_maps import attention_grid
 from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS, PAGE_TITLE_CHARS, PHONE_TITLE_CHARS
+from attention.figures.head_motion import motion_figure
 from attention.figures.head_spaces import (
     before_figure,
     head_space_figure,
-    motion_figure,
     values_figure,
 )
 from attention.figures.tables import (

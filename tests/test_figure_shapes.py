@@ -19,6 +19,7 @@ from attention.figures import (
     attention_maps,
     block,
     block_rank_collapse,
+    head_motion,
     head_spaces,
     heads_off,
     real_model,
@@ -83,7 +84,7 @@ def test_head_space_views_check_every_layout_per_token():
     trace = MultiHeadAttention(8, 2, seed=0, dtype=np.float64)(x)
     spaces = layouts_of(x, trace)
     with _raises("spaces.before.coords", f"({N - 1}, 2)", (N, 2)):
-        head_spaces.motion_figure(spaces, TOKENS[:-1])
+        head_motion.motion_figure(spaces, TOKENS[:-1])
     short = dataclasses.replace(spaces.heads[1], keys=spaces.heads[1].keys[:-1])
     wrong = dataclasses.replace(spaces, heads=[spaces.heads[0], short])
     with _raises("spaces.heads[1].keys", f"({N}, 2)", (N - 1, 2)):

@@ -31,6 +31,7 @@ from attention.figures import (
     block,
     block_rank_collapse,
     block_translation,
+    head_motion,
     heads_off,
     lesson,
     real_model,
@@ -58,6 +59,7 @@ MODULES = (
     block_rank_collapse,
     block_translation,
     head_space_views,
+    head_motion,
     heads_off,
     lesson,
     real_model,
@@ -176,8 +178,8 @@ def _builders(i: dict) -> dict:
             ),
         ],
         "motion_figure": [
-            lambda: head_space_views.motion_figure(i["spaces"], tokens),
-            lambda: head_space_views.motion_figure(i["spaces"], tokens, start=1),
+            lambda: head_motion.motion_figure(i["spaces"], tokens),
+            lambda: head_motion.motion_figure(i["spaces"], tokens, start=1),
         ],
         "lecture_figure": [lambda: lesson.lecture_figure(tokens, i["x"][:, :2], trace, 1)],
         "neighbour_order_chart": [
@@ -558,8 +560,8 @@ def test_text_in_a_heads_colour_reads_at_4_5_on_white(inputs):
 def test_reduced_motion_steps_through_the_heads_without_transitions(inputs):
     """Play and the slider keep their stages and rests; only the glide goes to 0 ms."""
     tokens = TOKENS
-    moving = head_space_views.motion_figure(inputs["spaces"], tokens).to_plotly_json()
-    still = head_space_views.motion_figure(inputs["spaces"], tokens, reduced_motion=True)
+    moving = head_motion.motion_figure(inputs["spaces"], tokens).to_plotly_json()
+    still = head_motion.motion_figure(inputs["spaces"], tokens, reduced_motion=True)
     still = still.to_plotly_json()
 
     def timing(fig: dict) -> tuple[list, list, list]:
