@@ -113,7 +113,9 @@ def test_one_head_can_never_give_two_tokens_more_than_60_percent():
 def test_the_weight_sentence_names_the_two_largest_shares():
     row = _weights(tea=0.62, its=0.31)
     assert weight_sentence(TOKENS, 1, row) == "“du” gives 62 % to “tea”, 31 % to “it's”"
-    assert (percent(0.625), percent(0.0049), percent(1.0)) == ("63 %", "0 %", "100 %")
+    assert (percent(0.625), percent(0.0), percent(1.0)) == ("63 %", "0 %", "100 %")
+    # A weight above 0 never reads 0 % and one below 1 never 100 %.
+    assert (percent(0.0049), percent(0.9951)) == ("<1 %", ">99 %")
 
 
 NODE_SCRIPT = """
@@ -122,7 +124,8 @@ const cases = JSON.parse(process.argv[2]);
 console.log(JSON.stringify(cases.map((c) => {
   const { scores, weights } = pg.headWeights(c.q, c.keys, 2, c.t);
   return { scores, weights, star: pg.weightedSum(weights, c.values),
-           sentence: pg.sentence(c.tokens, 1, weights), clamped: pg.clampPoint(c.far, 4) };
+           sentence: pg.sentence(c.tokens, 1, weights), clamped: pg.clampPoint(c.far, 4),
+           percents: c.shares.map(pg.percent) };
 })));
 """
 
@@ -144,6 +147,7 @@ def test_the_components_maths_equals_the_engine(tmp_path):
             "t": float(rng.choice([0.1, 0.5, 1.0, 3.0])),
             "tokens": list(TOKENS),
             "far": [float("1e9"), -7.5],
+            "shares": [0.0, 0.0049, 0.005, 0.125, 0.994, 0.995, 0.9999, 1.0],
         }
         for _ in range(20)
     ]
@@ -157,3 +161,4 @@ def test_the_components_maths_equals_the_engine(tmp_path):
         np.testing.assert_allclose(got["star"], trace.heads[0, 0], atol=1e-6)
         assert got["sentence"] == weight_sentence(TOKENS, 1, trace.weights[0, 0])
         assert got["clamped"] == [BOUND, -BOUND]
+        assert got["percents"] == [percent(share) for share in case["shares"]]

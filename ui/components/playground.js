@@ -19,7 +19,10 @@ export function weightedSum(weights, values) {
 }
 
 export function percent(w) {
-  return `${Math.floor(100 * w + 0.5)} %`;
+  const whole = Math.floor(100 * w + 0.5);
+  if (whole === 0 && w > 0) return "<1 %";
+  if (whole === 100 && w < 1) return ">99 %";
+  return `${whole} %`;
 }
 
 export function sentence(tokens, queryIndex, weights) {

@@ -12,8 +12,14 @@ from attention.teaching.challenges import EVEN, HIGH, Outcome
 
 
 def percent(weight: float) -> str:
-    """A weight as a whole percentage, rounded half up ("62 %")."""
-    return f"{math.floor(100 * weight + 0.5)} %"
+    """A weight as a whole percentage, rounded half up ("62 %"); a weight above 0 never
+    reads "0 %" ("<1 %") and one below 1 never "100 %" (">99 %"), as the app's percent."""
+    whole = math.floor(100 * weight + 0.5)
+    if whole == 0 and weight > 0:
+        return "<1 %"
+    if whole == 100 and weight < 1:
+        return ">99 %"
+    return f"{whole} %"
 
 
 def weight_sentence(tokens: tuple[str, ...], query_index: int, weights: np.ndarray) -> str:
