@@ -86,12 +86,15 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# Tests that need no browser run on two processes (pytest-xdist); the browser tests run
+# one at a time, so a page's timing never competes with a second Chromium.
 test: lint browser nginx redis
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 -m "not browser"
+	$(BIN)/python -m pytest -m browser
 
 # The quick loop while working: lint and every test not marked slow or browser.
 test-fast: lint
-	$(BIN)/python -m pytest -m "not slow and not browser"
+	$(BIN)/python -m pytest -n 2 -m "not slow and not browser"
 
 bench: $(VENV)/.installed-dev
 	@for b in benchmarks/bench_*.py; do \
