@@ -165,7 +165,7 @@ def head_space_summary(tokens: Sequence[str], focus_rows: np.ndarray, focus: int
     (the lines' widths), per head; `focus_rows` (heads, n)."""
     return (
         f"Each head's queries and keys in 2-D, lines from {quoted(tokens[focus])}'s query "
-        "as wide as its weights. "
+        "as wide as its weights; "
         + per_head_shares(tokens, focus_rows, numbered_heads(len(focus_rows)))
         + "."
     )
