@@ -131,10 +131,8 @@ def detached() -> bool:
 
 
 def status(state: PublicState) -> None:
-    st.caption(
-        f"Class {state.code} · "
-        + words.student_status(state.step, state.steps, state.round, state.phase == "revealed")
-    )
+    revealed = state.phase == "revealed"
+    st.caption(words.class_status(state.code, state.step, state.steps, state.round, revealed))
 
 
 def vote(code: str, state: PublicState) -> None:
