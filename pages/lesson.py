@@ -131,13 +131,11 @@ def class_panel(view) -> None:
         live_class.vote_again_button(lecturer, state, step.text.id)
     live_class.join_panel(lecturer)
     live_class.live_counts(lecturer)
-    close, results, console = st.columns(3)
-    with close:
+    live_console.hand_over(lecturer)
+    with st.container(horizontal=True, key="live_class_actions"):  # wraps, never truncates
         live_class.close_button(lecturer)
-    with results:
         live_class.results_button(lecturer)
-    with console:
-        live_console.open_console_button(lecturer)
+        live_console.open_console_button()
 
 
 navigation()

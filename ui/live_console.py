@@ -67,9 +67,8 @@ def console_link() -> str:
     return f"{page}?{CONSOLE_PARAM}=1"
 
 
-def open_console_button(opened: OpenedClass) -> None:
-    """On the lecturer's projector: the link that opens the console in a new window, and
-    the handover that answers the console's request in this browser."""
+def open_console_button() -> None:
+    """On the lecturer's projector: the link that opens the console in a new window."""
     st.link_button(
         "Open the lecturer's console",
         console_link(),
@@ -77,21 +76,28 @@ def open_console_button(opened: OpenedClass) -> None:
         help="A second window for your laptop: the current and next step, speaker notes, "
         "the answers, and buttons that drive the class. Open it in this browser.",
     )
+
+
+def hand_over(opened: OpenedClass) -> None:
+    """On the lecturer's projector: answers a console's request in this browser with the
+    class (nothing drawn; the secret goes to no URL and no page text)."""
     _handover(key="live_console_handover", data={"code": opened.code, "secret": opened.secret})
 
 
 def console_page() -> None:
     """The console's whole page: paired, the live console; else how to pair it."""
     ensure_entry()
-    st.set_page_config(page_title="Lecturer's console · Head Spaces")
+    st.set_page_config(
+        page_title="Lecturer's console · Head Spaces", initial_sidebar_state="collapsed"
+    )
     opened = st.session_state.get(PAIRED)
     _pairing(
         key=_PAIRING,
         data={"paired": opened is not None, "tries": st.session_state.get(_TRIES, 0)},
         on_handed_change=_take_handover,
     )
-    st.header("Lecturer's console", anchor=False)
     if opened is None:
+        st.header("Lecturer's console", anchor=False)
         if refused := st.session_state.get(_REFUSED):
             st.warning(refused, icon=":material/block:")
         st.info(NOT_PAIRED, icon=":material/link_off:")
@@ -135,28 +141,35 @@ def console_panel(opened: OpenedClass) -> None:
         st.info(f"Class {opened.code}: {error} This console is no longer paired.")
         return
     revealed = state.phase == "revealed"
-    st.markdown(
-        f"**{words.class_status(state.code, state.step, state.steps, state.round, revealed)}**"
-    )
+    status = words.class_status(state.code, state.step, state.steps, state.round, revealed)
+    st.subheader(f"Lecturer's console · {status}", anchor=False)
+    st.markdown(words.class_counts(state.joined, state.answered, state.detached))
     buttons(opened, state)
     if notice := st.session_state.pop(_NOTICE, None):
         st.warning(notice, icon=":material/block:")
-    now, later = st.columns([3, 2])
+    now, answers, later = st.columns([4, 3, 3])
     with now:
         current_step(state)
+    with answers:
+        answer_counts(opened, state)
     with later:
         next_step(state)
-    st.markdown(words.class_counts(state.joined, state.answered, state.detached))
+
+
+def answer_counts(opened: OpenedClass, state: PublicState) -> None:
+    """This step's answers so far, both rounds side by side once round 2 runs."""
     options = list(state.votes)
-    if options:
-        rounds = step_rounds(opened, state)
-        show_chart(
-            vote_bars(options, rounds, height=170),
-            key="console_votes",
-            name="The class's answers to this step's question",
-            summary=words.vote_summary(options, rounds),
-            table=words.vote_rows(options, rounds),
-        )
+    if not options:
+        st.caption("The projector sends this step's answers when it draws the step.")
+        return
+    rounds = step_rounds(opened, state)
+    show_chart(
+        vote_bars(options, rounds, height=200),
+        key="console_votes",
+        name="The class's answers to this step's question",
+        summary=words.vote_summary(options, rounds),
+        table=words.vote_rows(options, rounds),
+    )
 
 
 def buttons(opened: OpenedClass, state: PublicState) -> None:
@@ -218,12 +231,10 @@ def _act(opened: OpenedClass, action: str, step: int) -> None:
 def current_step(state: PublicState) -> None:
     """Now: the step's title, its question (blanks as "…"), the answers and the notes."""
     text = lesson_text()[min(state.step, len(lesson_text())) - 1]
-    st.subheader(f"Now: {state.step}. {text.title}", anchor=False)
+    st.markdown(f"#### Now: {state.step}. {text.title}")
     st.markdown(f"**Question:** {words.question_outline(text.question)}")
     if state.votes:
-        st.markdown("\n".join(f"- “{literal(option)}”" for option in state.votes))
-    else:
-        st.caption("The projector sends this step's answers when it draws the step.")
+        st.markdown("**Answers:** " + " · ".join(f"“{literal(o)}”" for o in state.votes))
     st.markdown(f"**Notes:** {text.notes}")
 
 
@@ -235,5 +246,5 @@ def next_step(state: PublicState) -> None:
         title, notes = f"{state.step + 1}. {following.title}", following.notes
     else:
         title, notes = f"{len(steps) + 1}. {lesson_end().title}", lesson_end().notes
-    st.subheader(f"Next: {title}", anchor=False)
+    st.markdown(f"#### Next: {title}")
     st.markdown(f"**Notes:** {notes}")
