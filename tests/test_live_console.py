@@ -88,6 +88,11 @@ def test_the_paired_console_drives_the_class_and_the_projector_follows(store):
     for at in (desk, lecturer, student):
         assert secret not in shown(at) and secret not in str(at.query_params)
 
+    ok(lecturer.button(key="live_close").click().run())
+    ok(desk.run())  # the class ended: the console unpairs and says why
+    assert "This class has ended" in shown(desk) and any(NOT_PAIRED in t for t in texts(desk))
+    assert not CONSOLE_BUTTONS & {str(b.key) for b in desk.button}
+
 
 def test_a_console_without_a_handover_can_change_nothing(store):
     _, code = start_class()

@@ -32,7 +32,7 @@ from ui.navigation import ensure_entry
 CONSOLE_PARAM = "console"
 PAIRED = "live_console_class"  # session: the OpenedClass this console drives
 _PAIRING = "live_console_pairing"  # the pairing component's key
-_REFUSED = "live_console_refused"  # session: why the last handover was refused
+_REFUSED = "live_console_refused"  # session: why it is unpaired (refused, or the class ended)
 _TRIES = "live_console_tries"  # session: refused handovers so far (restarts the asking)
 _NOTICE = "live_console_notice"  # session: a refused button's message
 NOT_PAIRED = (
@@ -136,10 +136,10 @@ def console_panel(opened: OpenedClass) -> None:
     """The class as it is now, redrawn every second, with the buttons that drive it."""
     try:
         state = class_store().state(opened.code)
-    except ClassStoreError as error:
-        del st.session_state[PAIRED]
-        st.info(f"Class {opened.code}: {error} This console is no longer paired.")
-        return
+    except ClassStoreError as error:  # e.g. closed: unpaired, and asking again
+        st.session_state.pop(PAIRED, None)
+        st.session_state[_REFUSED] = f"Class {opened.code}: {error} This console is unpaired."
+        st.rerun(scope="app")
     revealed = state.phase == "revealed"
     status = words.class_status(state.code, state.step, state.steps, state.round, revealed)
     st.subheader(f"Lecturer's console · {status}", anchor=False)

@@ -17,7 +17,7 @@ export default function ({ data, setTriggerValue }) {
   const ask = () => {
     if (!answered) channel.postMessage({ kind: "ask" });
   };
-  ask();
+  if (!data.tries) ask(); // after a refused answer, wait a second: no storm of reruns
   const timer = setInterval(ask, 1000);
   document.documentElement.dataset.consolePairing = "asking"; // tests can wait for it
   return () => {
