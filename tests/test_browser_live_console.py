@@ -102,6 +102,7 @@ def test_the_console_drives_the_class_from_the_lecturers_browser_only(chromium, 
         time.sleep(2.5)  # it has asked twice and more; nobody in this browser answers
         assert "This console is not paired" in alone.inner_text("body")
         assert alone.get_by_role("button", name="Next ▶").count() == 0
+        alone.screenshot(path=str(SCREENSHOTS / "live_console_unpaired_1280x800.png"))
         for page in (projector, console, student, alone):
             assert secret not in page.url
             assert secret not in page.evaluate("() => document.body.innerText")

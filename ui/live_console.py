@@ -38,9 +38,9 @@ _NOTICE = "live_console_notice"  # session: a refused button's message
 NOT_PAIRED = (
     "This console is not paired with a class, so it can change nothing. To pair it: on "
     "the lecturer's computer, start a class on the Lesson in presenter mode and press "
-    "**Open the lecturer's console** there. The console must open in the same browser as "
-    "the lecturer's window; a link typed by hand, another browser or a phone is never "
-    "paired."
+    "**Open the lecturer's console** there. The console pairs only in the same browser "
+    "as the lecturer's window, while its class runs: in another browser or on a phone it "
+    "is never paired."
 )
 _COMPONENTS = Path(__file__).parent / "components"
 _handover = st.components.v2.component(
