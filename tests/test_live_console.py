@@ -55,7 +55,7 @@ def test_the_paired_console_drives_the_class_and_the_projector_follows(store):
     assert f"Next: 2. {STEPS[1].title}" in page and STEPS[1].notes in page
     assert all(f"“{option}”" in page for option in first_options)
     assert "{" not in page  # the question's blanks are "…", never a raw placeholder
-    assert "**1** student joined" in page
+    assert "**1** student joined · **0** answered this round · **0** exploring alone" in page
     assert desk.button(key="console_back").disabled and desk.button(key="console_again").disabled
 
     click(desk, "console_next")
@@ -87,6 +87,9 @@ def test_the_paired_console_drives_the_class_and_the_projector_follows(store):
     secret = opened.secret
     for at in (desk, lecturer, student):
         assert secret not in shown(at) and secret not in str(at.query_params)
+
+    ok(student.button(key="live_explore").click().run())
+    assert "· **1** exploring alone" in shown(ok(desk.run()))
 
     ok(lecturer.button(key="live_close").click().run())
     ok(desk.run())  # the class ended: the console unpairs and says why

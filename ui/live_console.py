@@ -143,7 +143,7 @@ def console_panel(opened: OpenedClass) -> None:
     revealed = state.phase == "revealed"
     status = words.class_status(state.code, state.step, state.steps, state.round, revealed)
     st.subheader(f"Lecturer's console · {status}", anchor=False)
-    st.markdown(words.class_counts(state.joined, state.answered, state.detached))
+    st.markdown(words.class_counts(state.joined, state.answered, state.detached, always=True))
     buttons(opened, state)
     if notice := st.session_state.pop(_NOTICE, None):
         st.warning(notice, icon=":material/block:")

@@ -13,11 +13,11 @@ from attention.teaching.wording import plural
 Rounds = Mapping[int, Mapping[str, int]]  # round → option → count
 
 
-def class_counts(joined: int, answered: int, detached: int = 0) -> str:
+def class_counts(joined: int, answered: int, detached: int = 0, always: bool = False) -> str:
     """The projector's counts: "12 students joined · 8 answered this round · 2 exploring
-    alone" (the last part only when someone explores alone)."""
+    alone" (the last part only when someone explores alone, or `always`: the console)."""
     line = f"**{joined}** {plural(joined, 'student')} joined · **{answered}** answered this round"
-    return line + (f" · **{detached}** exploring alone" if detached else "")
+    return line + (f" · **{detached}** exploring alone" if detached or always else "")
 
 
 def vote_summary(options: Sequence[str], rounds: Rounds) -> str:
