@@ -16,6 +16,7 @@ from tests.apptest import open_page
 from tests.test_live_class_pages import PAGE, join, ok, start_class, texts
 from ui.live_class import LECTURER, class_store
 from ui.live_console import NOT_PAIRED, PAIRED, checked_handover
+from ui.live_student import OTHER_VIEW
 
 STEPS = lesson_text()
 store = live.store  # the app's sessions and the test share a temporary SQLite store
@@ -60,6 +61,9 @@ def test_the_paired_console_drives_the_class_and_the_projector_follows(store):
 
     click(desk, "console_next")
     assert (store.state(code).step, store.state(code).votes) == (2, {})
+    ok(student.run())  # before the projector sends step 2's answers: no false excuse
+    assert "The question is on the projector." in shown(student)
+    assert OTHER_VIEW not in shown(student)
     ok(lecturer.run())  # the projector's next run (its poll reruns it) takes step 2
     assert f"Step 2 of {len(STEPS)}" in shown(lecturer)
     assert lecturer.query_params["step"] == "2"
