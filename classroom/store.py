@@ -189,6 +189,11 @@ class ClassStore(Protocol):
         """Lecturer: vote again on the current step (round 2, asking)."""
         ...
 
+    def check_lecturer(self, code: str, secret: str) -> PublicState:
+        """Lecturer: the public state if `secret` drives this open class (the console
+        checks a handed-over secret with it); changes nothing."""
+        ...
+
     def close_class(self, code: str, secret: str) -> None:
         """Lecturer: end the class; students then get ClassClosedError."""
         ...
@@ -404,3 +409,6 @@ class LecturerSteps:
 
     def open_second_round(self, code: str, secret: str) -> PublicState:
         return self._lecturer_change(code, secret, second_round)
+
+    def check_lecturer(self, code: str, secret: str) -> PublicState:
+        return self._lecturer_change(code, secret, lambda record: record)

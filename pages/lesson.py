@@ -7,16 +7,21 @@ import streamlit as st
 
 from attention.teaching.lesson.content import lesson_end
 from attention.teaching.markdown import literal
-from ui import lesson, live_class, live_student
+from ui import lesson, live_class, live_console, live_student
 from ui.lesson_end import final_slide
 from ui.lesson_keys import KEYS_HELP, keyboard
 from ui.lesson_steps import LESSON_STEPS
 from ui.sidebar import scenario_sidebar
 
+if live_console.requested():  # the lecturer's second window: its own page
+    live_console.console_page()
+    st.stop()
 scenario = scenario_sidebar()
 lesson.read_step_from_url()
 code, class_notice = live_class.class_from_url()
 lecturer = live_class.lecturing(code)
+if lecturer is not None:
+    live_class.follow_the_console(lecturer)  # the console may have moved the class
 student = bool(code) and lecturer is None  # a student never gets presenter controls
 present = st.session_state[lesson.PRESENT_KEY] and not student
 if present:
@@ -126,11 +131,11 @@ def class_panel(view) -> None:
         live_class.vote_again_button(lecturer, state, step.text.id)
     live_class.join_panel(lecturer)
     live_class.live_counts(lecturer)
-    close, results = st.columns(2)
-    with close:
+    live_console.hand_over(lecturer)
+    with st.container(horizontal=True, key="live_class_actions"):  # wraps, never truncates
         live_class.close_button(lecturer)
-    with results:
         live_class.results_button(lecturer)
+        live_console.open_console_button()
 
 
 navigation()

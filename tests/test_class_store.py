@@ -159,10 +159,23 @@ def test_only_the_secret_drives_the_class(store, who):
         lambda: store.open_second_round(opened.code, wrong),
         lambda: store.close_class(opened.code, wrong),
         lambda: store.results(opened.code, wrong),
+        lambda: store.check_lecturer(opened.code, wrong),
     ):
         with pytest.raises(NotAllowedError):
             action()
     assert store.state(opened.code) == before
+
+
+def test_checking_the_lecturer_changes_nothing_and_refuses_a_closed_class(store):
+    opened, [device] = _class_with_students(store, 1)
+    store.vote(opened.code, device, 1, 1, OPTIONS[0])
+    store.reveal(opened.code, opened.secret)
+    before = store.state(opened.code)
+    assert store.check_lecturer(opened.code, opened.secret) == before
+    assert store.state(opened.code) == before
+    store.close_class(opened.code, opened.secret)
+    with pytest.raises(ClassClosedError):
+        store.check_lecturer(opened.code, opened.secret)
 
 
 def test_one_vote_per_device_per_round_and_the_latest_answer_wins(store):

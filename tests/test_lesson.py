@@ -265,7 +265,7 @@ def test_the_exported_file_escapes_the_sentence_and_holds_every_step(monkeypatch
 
 
 def test_the_words_file_is_validated_on_load():
-    good = {"id": "a", "title": "T", "notice": ["n"], "question": "q", "because": "b"}
+    good = {"id": "a", "title": "T", "notice": ["n"], "question": "q", "because": "b", "notes": "s"}
     assert parse_steps({"step": [good]}, "x.toml")[0].id == "a"
     for bad, message in [
         ({**good, "id": "Bad id"}, "not a new lower-case name"),

@@ -43,7 +43,9 @@ def test_the_end_names_pages_of_the_app_and_is_checked_on_load():
     with pytest.raises(AssetError, match="title"):
         parse_end({"end": {"next": []}}, "x.toml")
     with pytest.raises(AssetError, match=r"pages/x\.py"):
-        parse_end({"end": {"title": "T", "next": [{"page": "home", "why": "w"}]}}, "x.toml")
+        parse_end(
+            {"end": {"title": "T", "notes": "s", "next": [{"page": "home", "why": "w"}]}}, "x.toml"
+        )
 
 
 def quiz_of(at):

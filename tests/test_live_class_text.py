@@ -21,6 +21,7 @@ def test_counts_are_worded_with_their_numbers():
     assert words.class_counts(1, 0) == "**1** student joined · **0** answered this round"
     assert words.class_counts(12, 8) == "**12** students joined · **8** answered this round"
     assert words.class_counts(12, 8, 2).endswith("this round · **2** exploring alone")
+    assert words.class_counts(12, 8, 0, always=True).endswith("· **0** exploring alone")
 
 
 def test_the_summary_states_each_rounds_counts_escaped():

@@ -14,6 +14,7 @@ import segno
 import streamlit as st
 
 from attention.figures.live_class import vote_bars
+from attention.teaching.lesson.content import lesson_text
 from attention.teaching.narration import live_class as words
 from classroom import STORE_SETTING, open_store
 from classroom.results_csv import results_csv
@@ -26,6 +27,7 @@ LECTURER = "live_class_lecturer"  # session: the OpenedClass this session drives
 CLOSED = "live_class_closed"  # session: the class this session closed (for its results)
 RIGHT_ANSWERS = "live_class_right"  # session: step → its right answer, for the results
 _NOTICE = "live_class_notice"  # session: a message for the next run (a refused action)
+_SEEN = "live_class_seen"  # session: the class's (step, round, phase) at this page's last sync
 # How often the projector asks the store for joined, answered and the votes: one page
 # per class, so a poll (students' screens follow by push: classroom/events.py).
 POLL_SECONDS = 1.0
@@ -109,6 +111,30 @@ def _start(steps: int, step: int, options: tuple[str, ...]) -> None:
     st.query_params[CLASS_PARAM] = opened.code
 
 
+def moment(state: PublicState) -> tuple[int, int, str]:
+    """Where the class is: step, round, phase."""
+    return state.step, state.round, state.phase
+
+
+def follow_the_console(opened: OpenedClass) -> None:
+    """When the class moved since this page last synced it (the lecturer's console drove
+    it), the page takes the class's step and phase before drawing: the projector follows."""
+    seen = st.session_state.get(_SEEN)
+    try:
+        state = class_store().state(opened.code)
+    except ClassStoreError:
+        return  # sync() says why and stops driving
+    if seen is None or moment(state) == seen:
+        return
+    st.session_state[lesson.STEP_KEY] = state.step
+    step_id = lesson_text()[min(state.step, len(lesson_text())) - 1].id
+    if state.phase == "revealed":
+        lesson.reveal(step_id)
+    else:
+        lesson.ask_again(step_id)
+    st.session_state[_SEEN] = moment(state)
+
+
 def sync(
     opened: OpenedClass, step: int, options: Sequence[str], right: str, revealed: bool
 ) -> PublicState | None:
@@ -129,6 +155,7 @@ def sync(
         st.info(f"Class {opened.code}: {error}")
         return None
     url_params.write(st.query_params, CLASS_PARAM, opened.code)
+    st.session_state[_SEEN] = moment(state)
     return state
 
 
@@ -223,12 +250,15 @@ def join_panel(opened: OpenedClass) -> None:
 
 @st.fragment(run_every=POLL_SECONDS)
 def live_counts(opened: OpenedClass) -> None:
-    """Joined, answered and the histogram of this step's votes, redrawn every second."""
+    """Joined, answered and the histogram of this step's votes, redrawn every second; the
+    whole page reruns when the console moved the class (follow_the_console)."""
     try:
         state = class_store().state(opened.code)
     except ClassStoreError as error:
         st.info(str(error))
         return
+    if moment(state) != st.session_state.get(_SEEN):
+        st.rerun(scope="app")
     st.markdown(words.class_counts(state.joined, state.answered, state.detached))
     options = list(state.votes)
     if not options:

@@ -131,10 +131,8 @@ def detached() -> bool:
 
 
 def status(state: PublicState) -> None:
-    st.caption(
-        f"Class {state.code} · "
-        + words.student_status(state.step, state.steps, state.round, state.phase == "revealed")
-    )
+    revealed = state.phase == "revealed"
+    st.caption(words.class_status(state.code, state.step, state.steps, state.round, revealed))
 
 
 def vote(code: str, state: PublicState) -> None:
@@ -213,7 +211,7 @@ def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
         view = step.view(scenario, lesson.control_value(step, scenario))
     except ValueError:
         view = None
-    if view is None:
+    if view is None or not state.votes:  # no view, or the projector has not sent its answers
         st.markdown("**The question is on the projector.**")
     elif list(view.quiz.options) == list(state.votes):
         st.markdown(f"**The question:** {fill(step.text.question, view.facts, literal)}")

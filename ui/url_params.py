@@ -227,6 +227,7 @@ ROWS = (
         "a class code: 4 to 8 letters and digits, with no 0, O, 1, I or L",
         fallback="no class joined",
     ),
+    flag("console", False),  # the lecturer's console window (ui/live_console.py); no secret
     Param(
         "heads_off",
         "",

@@ -1,6 +1,6 @@
 """The Lesson's words from assets/lesson.toml, checked on load: every step has a title,
-1–4 notice sentences, a question and its explanation; ids are unique and URL-safe. The
-last slide has a title and the pages to go to next."""
+1–4 notice sentences, a question, its explanation and the lecturer's speaker notes; ids
+are unique and URL-safe. The last slide has a title, notes and the pages to go to next."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ class StepText:
     question: str
     because: str
     details: str = ""  # optional longer account, folded away (left out in presenter mode)
+    notes: str = ""  # speaker notes for the lecturer's console (required in the asset)
 
     def placeholders(self) -> set[str]:
         """Every name in braces across the step's sentences."""
@@ -44,7 +45,8 @@ def parse_steps(raw: dict, source: str) -> tuple[StepText, ...]:
     parsed, seen = [], set()
     for index, step in enumerate(steps, start=1):
         where = f"{source}, step {index}"
-        missing = [k for k in ("id", "title", "notice", "question", "because") if k not in step]
+        required = ("id", "title", "notice", "question", "because", "notes")
+        missing = [k for k in required if k not in step]
         if missing:
             raise AssetError(f"{where}: missing {', '.join(missing)}.")
         if not _ID.match(str(step["id"])) or step["id"] in seen:
@@ -54,7 +56,8 @@ def parse_steps(raw: dict, source: str) -> tuple[StepText, ...]:
         if not isinstance(notice, list) or not 1 <= len(notice) <= 4:
             raise AssetError(f"{where} ({step['id']}): notice must hold 1 to 4 sentences.")
         optional = [step.get("try", ""), step.get("details", "")]
-        texts = [step["title"], *notice, step["question"], step["because"], *optional]
+        texts = [step["title"], *notice, step["question"], step["because"], step["notes"]]
+        texts += optional
         if not all(isinstance(t, str) for t in texts) or not all(texts[:-2]):
             raise AssetError(f"{where} ({step['id']}): every text must be a non-empty string.")
         parsed.append(
@@ -66,6 +69,7 @@ def parse_steps(raw: dict, source: str) -> tuple[StepText, ...]:
                 step["question"],
                 step["because"],
                 step.get("details", ""),
+                step["notes"],
             )
         )
     return tuple(parsed)
@@ -91,13 +95,16 @@ class LessonEnd:
 
     title: str
     next: tuple[NextPage, ...]
+    notes: str  # speaker notes for the lecturer's console
 
 
 def parse_end(raw: dict, source: str) -> LessonEnd:
-    """Validate the [end] table: a title and at least one [[end.next]] page."""
+    """Validate the [end] table: a title, speaker notes and at least one [[end.next]] page."""
     end = raw.get("end")
     if not isinstance(end, dict) or not isinstance(end.get("title"), str) or not end["title"]:
         raise AssetError(f"{source}: the [end] table needs a title.")
+    if not isinstance(end.get("notes"), str) or not end["notes"].strip():
+        raise AssetError(f"{source}: the [end] table needs speaker notes (notes).")
     pages = end.get("next")
     if not isinstance(pages, list) or not pages:
         raise AssetError(f"{source}: [end] needs at least one [[end.next]] page.")
@@ -105,7 +112,9 @@ def parse_end(raw: dict, source: str) -> LessonEnd:
         page, why = entry.get("page"), entry.get("why")
         if not (isinstance(page, str) and _PAGE.match(page) and isinstance(why, str) and why):
             raise AssetError(f"{source}, end.next {index}: needs a page 'pages/x.py' and a why.")
-    return LessonEnd(end["title"], tuple(NextPage(e["page"], e["why"]) for e in pages))
+    return LessonEnd(
+        end["title"], tuple(NextPage(e["page"], e["why"]) for e in pages), end["notes"]
+    )
 
 
 @functools.cache

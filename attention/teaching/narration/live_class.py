@@ -4,6 +4,7 @@ about the class. Options are user-derived text (tokens), so they are escaped."""
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping, Sequence
 
 from attention.teaching.markdown import literal
@@ -12,11 +13,11 @@ from attention.teaching.wording import plural
 Rounds = Mapping[int, Mapping[str, int]]  # round → option → count
 
 
-def class_counts(joined: int, answered: int, detached: int = 0) -> str:
+def class_counts(joined: int, answered: int, detached: int = 0, always: bool = False) -> str:
     """The projector's counts: "12 students joined · 8 answered this round · 2 exploring
-    alone" (the last part only when someone explores alone)."""
+    alone" (the last part only when someone explores alone, or `always`: the console)."""
     line = f"**{joined}** {plural(joined, 'student')} joined · **{answered}** answered this round"
-    return line + (f" · **{detached}** exploring alone" if detached else "")
+    return line + (f" · **{detached}** exploring alone" if detached or always else "")
 
 
 def vote_summary(options: Sequence[str], rounds: Rounds) -> str:
@@ -52,3 +53,18 @@ def acknowledged(option: str, vote_open: bool) -> str:
     """The student's receipt, shown once the store has the vote."""
     receipt = f"Your answer is in: “{literal(option)}”."
     return receipt + (" You can change it until the reveal." if vote_open else "")
+
+
+def question_outline(template: str) -> str:
+    """A step's question as the console shows it without the projector's view: each
+    computed blank ("{focus}", "{head}") becomes "…" (the answers beside it are real)."""
+    parts = []
+    for text, name, _, _ in string.Formatter().parse(template):
+        parts.append(text + ("…" if name is not None else ""))
+    return "".join(parts)
+
+
+def class_status(code: str, step: int, steps: int, round: int, revealed: bool) -> str:
+    """A student's and the console's status line: "Class K7QX9P · Step 3 of 14 · round 2 ·
+    answer shown"."""
+    return f"Class {code} · " + student_status(step, steps, round, revealed)
