@@ -21,7 +21,7 @@ from attention.figures.tables import (
 from attention.geometry.head_spaces import HeadSpaces, agreement_range, neighbours
 from attention.teaching.narration import head_spaces as narration
 from ui import data, url_params
-from ui.charts import show_chart
+from ui.charts import drawn_table, show_chart
 from ui.media import narrow_screen, prefers_reduced_motion
 from ui.pooled_maps import maps_to_draw
 from ui.sidebar import FOCUS_CHART, focus_from_click, scenario_run, scenario_sidebar
@@ -48,6 +48,7 @@ def stepped_motion(spaces: HeadSpaces, tokens: list[str], n_heads: int) -> None:
         key="motion_chart",
         name="Animation: the tokens before and after each head",
         summary=narration.motion_summary(len(tokens), kept),
+        **drawn_table(figure),
     )
     st.caption(
         "Press ▶ Play: the tokens split into a query (●) and a key (◇) in every head, "

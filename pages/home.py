@@ -6,6 +6,7 @@ from dataclasses import replace
 import streamlit as st
 
 from attention.figures.head_spaces import head_space_figure
+from attention.figures.tables import focus_weight_rows
 from attention.geometry.head_spaces import agreement_range
 from attention.teaching.narration import head_spaces as narration
 from ui import data
@@ -36,6 +37,7 @@ show_chart(
     key="home_heads",
     name="The same words, as " + " and ".join(f"head {h + 1}" for h in shown) + " move them",
     summary=narration.head_space_summary(run.tokens, weights[:, focus], focus),
+    table=focus_weight_rows(run.tokens, weights[:, focus]),
 )
 st.page_link("pages/lesson.py", label="Start the lesson", icon=":material/play_circle:")
 with st.expander("The same in symbols"):

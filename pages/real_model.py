@@ -21,7 +21,7 @@ from attention.models.pretrained import ModelConfig, ModelTrace
 from attention.teaching.narration import real_model as narration
 from attention.teaching.narration.charts import map_summary
 from ui import url_params
-from ui.charts import loading_plotly_meanwhile, show_chart
+from ui.charts import drawn_table, loading_plotly_meanwhile, show_chart
 from ui.media import narrow_screen
 from ui.real_model import model_or_stop, pretrained_model, run_real
 from ui.sidebar import scenario_sidebar
@@ -182,10 +182,12 @@ st.dataframe(
 
 st.header("How each layer moves the tokens")
 paths = hidden_state_paths(trace.hidden_states)
+paths_chart = layer_path_figure(paths, trace.tokens)
 show_chart(
-    layer_path_figure(paths, trace.tokens),
+    paths_chart,
     key="real_paths",
     name="How each layer moves the tokens",
     summary=narration.paths_summary(trace.tokens, paths.coords),
+    **drawn_table(paths_chart),
 )
 st.caption(narration.paths_caption(n, MAX_NAMED_TOKENS))

@@ -16,7 +16,7 @@ from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS, PHONE_TITLE_CHARS
 from attention.figures.why_heads_cost import cost_bars, cost_by_length_chart
 from attention.figures.why_heads_slicing import slice_share_chart, slicing_figure
 from attention.teaching.narration import why_heads as narration
-from ui.charts import show_chart
+from ui.charts import drawn_table, show_chart
 from ui.media import narrow_screen
 from ui.sections.head_training import SEEDS_ACROSS, Trained, train_and_compare
 from ui.sections.rank_limit_fit import rank_limit
@@ -104,16 +104,18 @@ def heads_read_the_whole_vector(mha: MultiHeadAttention, trained: Trained | None
         # Full width, but its two panels are narrower than half the page each (the axis
         # labels and colour bar take the rest): half the page's title characters fit them.
         matrices = slicing_matrices(mha.w_q)
+        slicing = slicing_figure(
+            *matrices,
+            mha.n_heads,
+            PHONE_TITLE_CHARS if narrow_screen() else HALF_PAGE_TITLE_CHARS,
+            columns=1 if narrow_screen() else 2,
+        )
         show_chart(
-            slicing_figure(
-                *matrices,
-                mha.n_heads,
-                PHONE_TITLE_CHARS if narrow_screen() else HALF_PAGE_TITLE_CHARS,
-                columns=1 if narrow_screen() else 2,
-            ),
+            slicing,
             "wh_slicing",
             name="W_Q as it is beside W_Q if heads sliced the embedding",
             summary=narration.slicing_summary(*matrices, mha.n_heads),
+            **drawn_table(slicing),
         )
         shares = {"W_Q of the sidebar's heads": mha.w_q}
         if trained is not None:

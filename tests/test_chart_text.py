@@ -13,6 +13,7 @@ import pytest
 from attention.teaching.lesson.content import lesson_text
 from attention.teaching.markdown import literal
 from tests.apptest import (
+    _chart_block,
     array,
     chart,
     chart_keys,
@@ -421,3 +422,54 @@ def test_lesson_tables_hold_the_numbers_their_charts_draw():
     assert str(query["row"]).startswith("query of")
     z = np.array(left["z"][0], dtype=float)
     np.testing.assert_allclose([_number(query[str(c)]) for c in range(1, 17)], z, atol=5e-4)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "pages/home.py",
+        "pages/head_spaces.py",
+        "pages/attention_maps.py",
+        "pages/why_heads.py",
+        "pages/real_model.py",
+        "pages/block.py",
+    ],
+)
+def test_every_keyed_chart_has_a_show_as_table_switch(path):
+    at = open_page(path)
+    assert not at.exception
+    keys = chart_keys(at)
+    assert keys
+    switches = {toggle.key for toggle in at.toggle}
+    assert [k for k in keys if f"{k}_table" not in switches] == []
+
+
+def test_matrix_charts_tables_hold_the_drawn_cells_and_say_what_they_cut():
+    at = open_page("pages/block.py")
+    concat = chart(at, "block_concat")["data"][0]  # (tokens, h · d_head) before W_O
+    rows = [r for r in table_rows(at, "block_concat") if r["drawn"] == concat["name"]]
+    z = np.array(concat["z"], dtype=float)
+    shown = [c for c in rows[0] if c not in ("drawn", "row") and rows[0][c] != ""]
+    assert len(rows) == z.shape[0] and len(shown) == min(24, z.shape[1])
+    np.testing.assert_allclose(
+        [[_number(r[c]) for c in shown] for r in rows], z[:, : len(shown)], atol=5e-4
+    )
+    note = _table_note(at, "block_concat")
+    assert f"the first 24 of the {z.shape[1]} columns" in note
+
+    hidden = chart(at, "block_hidden")["data"][0]
+    rows = table_rows(at, "block_hidden")
+    z = np.array(hidden["z"], dtype=float)
+    np.testing.assert_allclose(
+        [_number(rows[0][str(c)]) for c in range(1, 25)], z[0, :24], atol=5e-4
+    )
+    assert f"of the {z.shape[1]:,} columns" in _table_note(at, "block_hidden")
+
+
+def _table_note(at, key: str) -> str:
+    """The caption right under a chart's table (its note on what the table cuts)."""
+    children, i = _chart_block(at, key)
+    after = children[i + 1 :]
+    table = next(j for j, c in enumerate(after) if getattr(c, "type", None) == "table")
+    note = after[table + 1] if table + 1 < len(after) else None
+    return note.value if getattr(note, "type", None) == "caption" else ""

@@ -14,7 +14,9 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from attention.figures.base.grid import figure
+from attention.figures.drawn_tables import MAX_COLUMNS, MAX_ROWS, cut_parts, figure_rows, frame_rows
 from attention.teaching.markdown import literal
+from attention.teaching.narration.charts import table_cut_note
 from ui.media import narrow_screen
 
 CHART_CONFIG = {
@@ -44,6 +46,7 @@ def show_chart(
     name: str | None = None,
     summary: str | None = None,
     table: TableRows | None = None,
+    table_note: str | None = None,
     **kwargs,
 ) -> object:
     """Draw `fig` across `container` (a column, or an st.empty() placeholder redrawn in
@@ -54,7 +57,8 @@ def show_chart(
     name (Streamlit's `alt`: role="figure" with an aria-label), `summary` (markdown, from
     a narration function) is captioned right under it, and `table` (rows built from the
     arrays the figure draws) sits behind a keyboard-operable switch keyed after the
-    chart, as an HTML table (st.table: real rows and headers, read cell by cell)."""
+    chart, as an HTML table (st.table: real rows and headers, read cell by cell), with
+    `table_note` under it when the table holds only part of the chart."""
     target = st if container is None else container
     if summary is not None or table is not None:
         target = target.container()  # one block: a placeholder holds the chart and its text
@@ -71,6 +75,8 @@ def show_chart(
             raise ValueError("a chart with a table needs a key for its switch")
         if target.toggle("Show as table", key=table_switch_key(key)):
             target.table(_plain(table), hide_index=True, alt=name and f"{name}, as a table")
+            if table_note:
+                target.caption(table_note)
     return event
 
 
@@ -106,6 +112,19 @@ def _plain(table: TableRows) -> pd.DataFrame:
     for column in frame.select_dtypes(include=["object", "string"]).columns:
         frame[column] = frame[column].map(lambda cell: literal(str(cell)))
     return frame
+
+
+def drawn_table(fig: go.Figure) -> dict[str, object]:
+    """show_chart's `table` and `table_note` read from the figure's own traces (every
+    resting frame of an animation): for charts whose numbers are whole matrices or
+    curves, the table holds what the chart draws."""
+    spec = fig.to_dict()
+    rows = frame_rows(spec) if spec.get("frames") else figure_rows(spec)
+    columns = dict.fromkeys(column for row in rows for column in row)
+    return {  # parts with other columns leave their cells empty, not NaN
+        "table": [{column: row.get(column, "") for column in columns} for row in rows],
+        "table_note": table_cut_note(cut_parts(spec), MAX_ROWS, MAX_COLUMNS),
+    }
 
 
 @contextmanager

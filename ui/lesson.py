@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 import streamlit as st
 
+from attention.figures.drawn_tables import MAX_COLUMNS, MAX_ROWS, figure_rows
 from attention.figures.lesson import CAPTION_CHARS, PHONE_CAPTION_CHARS, for_slides
-from attention.figures.lesson_tables import MAX_COLUMNS, MAX_ROWS, figure_rows
 from attention.teaching.lesson.content import StepText, fill, lesson_text, slide_count
 from attention.teaching.lesson.export import ExportedStep, lesson_html
 from attention.teaching.lesson.steps import StepView

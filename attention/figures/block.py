@@ -49,10 +49,14 @@ def _text_on(color: str) -> str:
     return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#FFFFFF"
 
 
-def _value_heatmap(z: np.ndarray, x: list, y: list[str], what: str, colors: dict) -> dict:
-    """A signed heatmap with its own diverging colour scale (palette.signed_axis)."""
+def _value_heatmap(
+    z: np.ndarray, x: list, y: list[str], what: str, colors: dict, name: str
+) -> dict:
+    """A signed heatmap with its own diverging colour scale (palette.signed_axis), named
+    for its table ("Show as table" lists its rows under `name`)."""
     return {
         "type": "heatmap",
+        "name": name,
         "z": np.round(np.asarray(z, dtype=np.float64), 4),
         "x": x,
         "y": y,
@@ -77,8 +81,8 @@ def concat_figure(
     colors = signed_axis(concat, update, title="value", on_trace=True)
     (left, right), layout = grid(2, 2, h_gap=0.06)
     data = [  # one colour bar for both: they share the scale
-        left.place(_value_heatmap(concat, columns, labels, "column", colors)),
-        right.place(_value_heatmap(update, features, labels, "feature", colors)),
+        left.place(_value_heatmap(concat, columns, labels, "column", colors, "heads concatenated")),
+        right.place(_value_heatmap(update, features, labels, "feature", colors, "update by W_O")),
     ]
     data[1]["showscale"] = False
     shapes = []
@@ -130,7 +134,7 @@ def hidden_figure(tokens: list[str], hidden: np.ndarray, activation: str) -> go.
     active = float((hidden > 0).mean())
     units = list(range(1, hidden.shape[1] + 1))
     colors = signed_axis(hidden, title="value", on_trace=True)
-    data = [_value_heatmap(hidden, units, labels, "unit", colors)]
+    data = [_value_heatmap(hidden, units, labels, "unit", colors, "hidden units")]
     layout = {
         "xaxis": {"title": {"text": f"hidden unit (d_ff = {hidden.shape[1]})"}},
         "yaxis": {"title": {"text": "token"}, "autorange": "reversed", "type": "category"},

@@ -25,7 +25,7 @@ from attention.teaching.narration import block as narration
 from attention.teaching.narration.block import LAYER_NORMS
 from attention.teaching.narration.real_model import paths_summary
 from ui import block_data, url_params
-from ui.charts import show_chart
+from ui.charts import drawn_table, show_chart
 from ui.data import ScenarioRun
 from ui.real_model import minilm_reads, pretrained_model, run_real
 from ui.scenario import Scenario
@@ -66,11 +66,13 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
     st.subheader("The heads, concatenated, feed $W_O$")
     st.markdown(narration.concat_sentence(run.mha.n_heads, run.mha.d_head, run.mha.d_model))
     concat, update = attention_step.detail.concat, attention_step.update
+    concat_chart = concat_figure(tokens, concat, update, run.mha.n_heads)
     show_chart(
-        concat_figure(tokens, concat, update, run.mha.n_heads),
+        concat_chart,
         key="block_concat",
         name="Each token's concatenated head outputs and the update W_O makes of them",
         summary=narration.concat_summary(concat, update, run.mha.n_heads),
+        **drawn_table(concat_chart),
     )
 
     what_the_feed_forward_reads(scenario, norm, activation)
@@ -98,11 +100,13 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
             "here. The hidden layer is 4 × wider than the stream; each column is one hidden unit."
         )
         hidden_units = trace.sublayer(FEED_FORWARD).detail.hidden
+        hidden_chart = hidden_figure(tokens, hidden_units, activation)
         show_chart(
-            hidden_figure(tokens, hidden_units, activation),
+            hidden_chart,
             key="block_hidden",
             name="The feed-forward network's hidden units for each token",
             summary=narration.hidden_summary(hidden_units, activation),
+            **drawn_table(hidden_chart),
         )
 
 
@@ -127,11 +131,13 @@ def what_the_feed_forward_reads(scenario: Scenario, norm: str, activation: str) 
         real = minilm_reads(layer)
     st.markdown(narration.reads_sentence(toy, real, layer))
     panels = narration.reads_panels(toy, real, layer)
+    reads_chart = head_reads_figure(panels)
     show_chart(
-        head_reads_figure(panels),
+        reads_chart,
         key="block_reads",
         name="How much each feed-forward unit reads from each head's block",
         summary=narration.reads_summary(panels),
+        **drawn_table(reads_chart),
     )
 
 

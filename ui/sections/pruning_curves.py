@@ -19,7 +19,7 @@ from attention.teaching.narration.heads_off import (
     pruning_summary,
 )
 from ui import head_switches as hn
-from ui.charts import show_chart
+from ui.charts import drawn_table, show_chart
 from ui.jobs import run_with_progress
 
 DROP = 0.05  # "before accuracy drops by 5 points"
@@ -57,12 +57,14 @@ def pruning_section(total_heads: int) -> None:
     )
     bar.empty()
     summary = summarise_pruning(curve, random_curves, total_heads, DROP)
+    curves = pruning_figure(
+        curve, curve_band(random_curves), len(random_curves), summary.by_importance, DROP
+    )
     show_chart(
-        pruning_figure(
-            curve, curve_band(random_curves), len(random_curves), summary.by_importance, DROP
-        ),
+        curves,
         key="heads_pruning",
         name="Paraphrase accuracy as heads are switched off",
         summary=pruning_summary(summary, len(random_curves)),
+        **drawn_table(curves),
     )
     st.markdown(pruning_sentence(summary))

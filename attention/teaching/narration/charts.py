@@ -16,6 +16,27 @@ from attention.teaching.wording import plural
 FOCUS_KEYS_PER_HEAD = 2  # keys named per head: more heads × more keys stops being short
 
 
+def table_cut_note(cut: Sequence[tuple[int, int]], max_rows: int, max_columns: int) -> str | None:
+    """Under a table read from its chart: which parts it shows only in part, e.g. "The
+    table lists the first 24 of the 256 columns of the map of 11 × 256 cells." `cut`
+    holds (rows, columns) per map, (marks, 0) per trace of points or bars. None when
+    nothing is cut."""
+    if not cut:
+        return None
+    parts = []
+    for rows, columns in cut:
+        if columns == 0:
+            parts.append(f"the first {max_rows} of a trace's {rows:,} marks")
+            continue
+        shown = []
+        if columns > max_columns:
+            shown.append(f"the first {max_columns} of the {columns:,} columns")
+        if rows > max_rows:
+            shown.append(f"the first {max_rows} of the {rows:,} rows")
+        parts.append(f"{' and '.join(shown)} of the map of {rows:,} × {columns:,} cells")
+    return "The table lists " + "; ".join(parts) + "."
+
+
 def numbered_heads(n_heads: int) -> list[str]:
     """The heads as summaries name them: "head 1", "head 2", …"""
     return [f"head {h + 1}" for h in range(n_heads)]

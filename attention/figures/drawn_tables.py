@@ -1,5 +1,6 @@
-"""Any Lesson figure as table rows: the numbers its traces draw, read from the figure
-itself, so the "Show as table" view holds exactly what the chart shows. Points and bars
+"""Any figure as table rows: the numbers its traces draw, read from the figure itself, so
+the "Show as table" view holds exactly what the chart shows (the Lesson's charts, and the
+pages' charts whose numbers are whole matrices or curves). Points and bars
 give a row each, a heatmap a row per row of cells (at most MAX_ROWS × MAX_COLUMNS), a
 Plotly table its own cells. Tiny and huge numbers are written without e-notation."""
 
@@ -110,3 +111,29 @@ def figure_rows(spec: dict) -> list[dict[str, object]]:
         elif kind == "table":
             rows += _table(trace)
     return rows
+
+
+def frame_rows(spec: dict) -> list[dict[str, object]]:
+    """An animation's rows: figure_rows of each named resting frame (the moves between
+    them, named "to …", only repeat the frame they arrive at), stage by stage."""
+    return [
+        {"stage": frame["name"], **row}
+        for frame in spec.get("frames", [])
+        if not str(frame.get("name", "")).startswith("to ")
+        for row in figure_rows(frame)
+    ]
+
+
+def cut_parts(spec: dict) -> list[tuple[int, int]]:
+    """(rows, columns) of each drawn trace the table cuts to MAX_ROWS × MAX_COLUMNS: a
+    heatmap's cells, or (points or bars, 0) for a trace of more than MAX_ROWS marks."""
+    cut = []
+    for trace in filter(drawn, spec.get("data", [])):
+        kind = trace.get("type", "scatter")
+        if kind == "heatmap" and (z := trace.get("z")):
+            rows, columns = len(z), max(len(row) for row in z)
+            if rows > MAX_ROWS or columns > MAX_COLUMNS:
+                cut.append((rows, columns))
+        elif kind in ("scatter", "scattergl", "bar") and len(trace.get("x") or []) > MAX_ROWS:
+            cut.append((len(trace["x"]), 0))
+    return cut

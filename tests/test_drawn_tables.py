@@ -4,7 +4,8 @@ e-notation; guide lines without hover left out; no token named in the outline.""
 
 from __future__ import annotations
 
-from attention.figures.lesson_tables import MAX_ROWS, figure_rows
+from attention.figures.drawn_tables import MAX_COLUMNS, MAX_ROWS, cut_parts, figure_rows
+from attention.teaching.narration.charts import table_cut_note
 from attention.teaching.narration.lesson import chart_outline
 
 SPEC = {
@@ -53,3 +54,21 @@ def test_the_outline_counts_and_ranges_without_naming_tokens():
     )
     assert "cat" not in outline and "e-" not in outline
     assert chart_outline({"data": []}, 60, 24) == "The chart draws no numbers."
+
+
+def test_only_maps_larger_than_the_table_are_noted_with_their_sizes():
+    wide = {"type": "heatmap", "z": [[0.0] * 30] * 3}
+    tall = {"type": "heatmap", "z": [[0.0] * 2] * 70}
+    small = {"type": "heatmap", "z": [[0.0] * 2] * 2}
+    guide = {"type": "heatmap", "z": [[0.0] * 99], "hoverinfo": "skip"}
+    many = {"type": "scatter", "x": list(range(512)), "y": list(range(512))}
+    few = {"type": "scatter", "x": [1, 2], "y": [3, 4]}
+    cut = cut_parts({"data": [wide, small, tall, guide, many, few]})
+    assert cut == [(3, 30), (70, 2), (512, 0)]
+    assert table_cut_note(cut, MAX_ROWS, MAX_COLUMNS) == (
+        "The table lists the first 24 of the 30 columns of the map of 3 × 30 cells; "
+        "the first 60 of the 70 rows of the map of 70 × 2 cells; "
+        "the first 60 of a trace's 512 marks."
+    )
+    assert len(figure_rows({"data": [many]})) == MAX_ROWS
+    assert table_cut_note(cut_parts({"data": [small]}), MAX_ROWS, MAX_COLUMNS) is None
