@@ -13,6 +13,8 @@ push component does. Measured:
   workers' CPU seconds spent meanwhile per student;
 - vote: N students vote within 20 s; seconds from the vote to a GET /api/classes/CODE
   issued once the student's page acknowledged it (the answer is in the store by then);
+  and on the projector: the k-th acknowledgement (in time order) → the first moment the
+  projector's page shows k or more answers (its text read every 50 ms in the browser);
 - idle: the workers' CPU (psutil, both processes) over 10 s with N connected, nobody acting;
 - kill: in step 3's round, half the votes are cast, then the worker the lecturer is NOT on
   is killed (SIGKILL; the lecturer's secret lives in its session, so killing its worker
@@ -20,8 +22,7 @@ push component does. Measured:
   the killed worker's students reconnect (a new session on the live worker, same device
   id), the other half votes, and with Redis the Redis server is killed and restarted (the
   count must be unchanged); then the lecturer's Next reaches step 4 and every student
-  follows. Not measured here: the projector's histogram delay, an app restart with
-  SQLite, the one-hour class's memory.
+  follows. Not measured here: an app restart with SQLite, the one-hour class's memory.
 
     python -m benchmarks.bench_live_class --store sqlite --students 160
     python -m benchmarks.bench_live_class --store redis --students 40
@@ -54,6 +55,7 @@ from serving.cluster import Cluster, logged_upstreams
 from serving.launch import free_port
 from serving.nginx import ROUTE_COOKIE
 from tests.redis_server import RedisServer
+from ui.live_class import POLL_SECONDS
 
 DEVICE_KEY = "live_device"  # ui.live_student's device component
 JOIN_WINDOW = 10.0
@@ -61,6 +63,17 @@ VOTE_WINDOW = 20.0
 IDLE_SECONDS = 10.0
 FOLLOW_TIMEOUT = 60.0
 STATUS = re.compile(r"Class \w+ · Step (\d+) of")  # a student's status line (narration)
+# In the projector's page: every 50 ms, when its "N answered this round" changes, note
+# (wall-clock ms, N) in window.answeredSeen.
+WATCH_ANSWERED = """() => {
+  window.answeredSeen = [];
+  let last = null;
+  setInterval(() => {
+    const found = /(\\d+) answered this round/.exec(document.body.innerText);
+    const count = found ? Number(found[1]) : null;
+    if (count !== last) { last = count; window.answeredSeen.push([Date.now(), count]); }
+  }, 50);
+}"""
 
 
 def p95(values: list[float]) -> float:
@@ -215,16 +228,30 @@ async def follow_times(students: list[Student], step: int, since: float) -> list
 
 async def votes(students: list[Student], step: int, options: list[str], api: str, window: float):
     """Every student votes once, at a random moment within `window`; (student, seconds from
-    the vote to the API answering after the acknowledgement, acknowledged) per vote."""
+    the vote to the API answering after the acknowledgement, acknowledged, wall-clock time
+    of the acknowledgement) per vote."""
 
-    async def one(student: Student) -> tuple[Student, float, bool]:
+    async def one(student: Student) -> tuple[Student, float, bool, float]:
         await asyncio.sleep(random.uniform(0, window))
         start = time.monotonic()
         acked = await student.vote(step, random.choice(options))
+        acked_at = time.time()
         await asyncio.to_thread(get_json, api)
-        return student, time.monotonic() - start, acked
+        return student, time.monotonic() - start, acked, acked_at
 
     return await asyncio.gather(*(one(s) for s in students))
+
+
+def projector_delays(acked_at: list[float], seen: list[list[float]]) -> list[float]:
+    """Seconds from the k-th acknowledgement to the projector first showing ≥ k answers
+    (0 when it showed them before: the store has a vote before its page acknowledges it);
+    `seen` is the projector's [(ms, count)] in time order. Unseen counts are left out."""
+    delays = []
+    for k, acked in enumerate(sorted(acked_at), start=1):
+        shown = next((ms / 1000 for ms, count in seen if count is not None and count >= k), None)
+        if shown is not None:
+            delays.append(max(0.0, shown - acked))
+    return delays
 
 
 async def warm_up(url: str, cluster: Cluster) -> None:
@@ -285,15 +312,27 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
         )
 
         options = list((await wait_state(api, lambda s: s["step"] == 2))["votes"])
+        await page.evaluate(WATCH_ANSWERED)
         cast = await votes(students, 2, options, api, VOTE_WINDOW)
-        acked = sum(1 for _, _, ok in cast if ok)
+        acked = sum(1 for _, _, ok, _ in cast if ok)
         state = await wait_state(api, lambda s: s["answered"] >= acked)
         rows.append(
             [
                 "vote → in /api, p95 (s)",
-                p95([t for _, t, _ in cast]),
+                p95([t for _, t, _, _ in cast]),
                 "≤ 1",
                 f"{acked} acked, {state['answered']} counted",
+            ]
+        )
+        await asyncio.sleep(2.0)  # the projector's next polls
+        seen = await page.evaluate("() => window.answeredSeen")
+        shown = projector_delays([at for _, _, ok, at in cast if ok], seen)
+        rows.append(
+            [
+                "vote → on the projector, p95 (s)",
+                p95(shown),
+                "≤ 1",
+                f"{len(shown)}/{acked} seen; projector polls every {POLL_SECONDS:g} s",
             ]
         )
 
@@ -316,7 +355,7 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
         ]
         first, second = students[: n // 2], students[n // 2 :]
         cast = await votes(first, 3, options, api, VOTE_WINDOW / 4)
-        acked_before = sum(1 for _, _, ok in cast if ok)
+        acked_before = sum(1 for _, _, ok, _ in cast if ok)
         os.kill(victim.pid, signal.SIGKILL)
         killed_at = time.monotonic()
         await asyncio.sleep(2.0)
@@ -324,7 +363,7 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
             student.rerun_soon()
         await asyncio.sleep(5.0)
         cast = await votes(second, 3, options, api, VOTE_WINDOW / 4)
-        acked_after = sum(1 for _, _, ok in cast if ok)
+        acked_after = sum(1 for _, _, ok, _ in cast if ok)
         state = await asyncio.to_thread(get_json, api)
         rows.append(
             [
