@@ -19,7 +19,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS classes (
     code TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, steps INTEGER NOT NULL,
     step INTEGER NOT NULL, round INTEGER NOT NULL, phase TEXT NOT NULL,
-    options TEXT NOT NULL, closed TEXT NOT NULL
+    options TEXT NOT NULL, closed TEXT NOT NULL, question TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS devices (
     code TEXT NOT NULL, device TEXT NOT NULL, PRIMARY KEY (code, device)
@@ -36,7 +36,17 @@ CREATE TABLE IF NOT EXISTS vote_rate (
     accepted INTEGER NOT NULL, PRIMARY KEY (code, device)
 );
 """
-_FIELDS = ("code", "secret_hash", "steps", "step", "round", "phase", "options", "closed")
+_FIELDS = (
+    "code",
+    "secret_hash",
+    "steps",
+    "step",
+    "round",
+    "phase",
+    "options",
+    "closed",
+    "question",
+)
 
 
 class SQLiteClassStore(store.LecturerSteps):
@@ -54,6 +64,9 @@ class SQLiteClassStore(store.LecturerSteps):
         with self._write() as db:
             for statement in filter(str.strip, _SCHEMA.split(";")):
                 db.execute(statement)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(classes)")}
+            if "question" not in columns:  # a file made before classes kept their question
+                db.execute("ALTER TABLE classes ADD COLUMN question TEXT NOT NULL DEFAULT ''")
 
     def _open_connection(self) -> sqlite3.Connection:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves; timeout waits for

@@ -7,6 +7,7 @@ import streamlit as st
 
 from attention.teaching.lesson.content import lesson_end
 from attention.teaching.markdown import literal
+from attention.teaching.narration import live_class as class_words
 from ui import lesson, live_class, live_console, live_student
 from ui.lesson_end import final_slide
 from ui.lesson_keys import KEYS_HELP, keyboard
@@ -109,7 +110,9 @@ def reset_button() -> None:
 def sync_class(view):
     """The running class follows this page: step, answers and reveal."""
     revealed = lesson.phase(step.text.id) == lesson.REVEALED
-    return live_class.sync(lecturer, number, list(view.quiz.options), view.quiz.right, revealed)
+    question = class_words.class_question(step.text.question, view.facts)
+    options = list(view.quiz.options)
+    return live_class.sync(lecturer, number, options, view.quiz.right, revealed, question)
 
 
 def class_panel(view) -> None:

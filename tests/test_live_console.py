@@ -55,7 +55,8 @@ def test_the_paired_console_drives_the_class_and_the_projector_follows(store):
     assert f"Now: 1. {STEPS[0].title}" in page and STEPS[0].notes in page
     assert f"Next: 2. {STEPS[1].title}" in page and STEPS[1].notes in page
     assert all(f"“{option}”" in page for option in first_options)
-    assert "{" not in page  # the question's blanks are "…", never a raw placeholder
+    assert f"**The question:** {live.projector_question(lecturer)}" in texts(desk)  # filled
+    assert "{" not in page and "…”" not in page  # no raw placeholder, no blank
     assert "**1** student joined · **0** answered this round · **0** exploring alone" in page
     assert desk.button(key="console_back").disabled and desk.button(key="console_again").disabled
 
@@ -68,6 +69,8 @@ def test_the_paired_console_drives_the_class_and_the_projector_follows(store):
     assert f"Step 2 of {len(STEPS)}" in shown(lecturer)
     assert lecturer.query_params["step"] == "2"
     assert list(store.state(code).votes)  # and sends step 2's answers to the class
+    ok(desk.run())  # the console shows step 2's question as the projector asks it
+    assert f"**The question:** {live.projector_question(lecturer)}" in texts(desk)
     assert f"Now: 2. {STEPS[1].title}" in shown(ok(desk.run()))
 
     click(desk, "console_reveal")

@@ -136,18 +136,24 @@ def follow_the_console(opened: OpenedClass) -> None:
 
 
 def sync(
-    opened: OpenedClass, step: int, options: Sequence[str], right: str, revealed: bool
+    opened: OpenedClass,
+    step: int,
+    options: Sequence[str],
+    right: str,
+    revealed: bool,
+    question: str = "",
 ) -> PublicState | None:
-    """Bring the class to the lecturer's page: its step and answers, and the reveal; the
-    step's right answer is kept in the session for the results' share right.
+    """Bring the class to the lecturer's page: its step, answers and question (as this page
+    filled it), and the reveal; the step's right answer is kept in the session for the
+    results' share right.
     None (and this session no longer drives it) when the store refuses, e.g. the class
     was closed from another window."""
     st.session_state.setdefault(RIGHT_ANSWERS, {})[step] = right
     store = class_store()
     try:
         state = store.state(opened.code)
-        if state.step != step or list(state.votes) != list(options):
-            state = store.set_step(opened.code, opened.secret, step, options)
+        if (state.step, list(state.votes), state.question) != (step, list(options), question):
+            state = store.set_step(opened.code, opened.secret, step, options, question)
         if revealed and state.phase == "asking":
             state = store.reveal(opened.code, opened.secret)
     except ClassStoreError as error:

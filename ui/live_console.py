@@ -229,10 +229,14 @@ def _act(opened: OpenedClass, action: str, step: int) -> None:
 
 
 def current_step(state: PublicState) -> None:
-    """Now: the step's title, its question (blanks as "…"), the answers and the notes."""
+    """Now: the step's title, its question as the projector filled it (until the projector
+    sends it, with its blanks as "…"), the answers and the notes."""
     text = lesson_text()[min(state.step, len(lesson_text())) - 1]
     st.markdown(f"#### Now: {state.step}. {text.title}")
-    st.markdown(f"**Question:** {words.question_outline(text.question)}")
+    if state.question:
+        st.markdown(words.shown_question(state.question))
+    else:
+        st.markdown(f"**The question:** {words.question_outline(text.question)}")
     if state.votes:
         st.markdown("**Answers:** " + " · ".join(f"“{literal(o)}”" for o in state.votes))
     st.markdown(f"**Notes:** {text.notes}")
