@@ -20,6 +20,7 @@ if live_console.requested():  # the lecturer's second window: its own page
 scenario = scenario_sidebar()
 lesson.read_step_from_url()
 code, class_notice = live_class.class_from_url()
+live_class.take_back(code)  # a lecturer whose worker died keeps the class
 lecturer = live_class.lecturing(code)
 if lecturer is not None:
     live_class.follow_the_console(lecturer)  # the console may have moved the class

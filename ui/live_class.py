@@ -1,7 +1,8 @@
 """The live class's Streamlit side shared by the lecturer and the students: the shared
 store, the join code from the URL, who this session is in the class, and the lecturer's
 projector panel (start, code, link, QR, joined, the histogram, Vote again, Close).
-The lecturer's secret lives only in this session's state: never in the URL or the page."""
+The lecturer's secret lives in this session's state and in its browser tab's sessionStorage
+(ui/lecturer_tab.py): never in the URL or the page."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from attention.teaching.narration import live_class as words
 from classroom import STORE_SETTING, open_store
 from classroom.results_csv import results_csv
 from classroom.store import ClassStore, ClassStoreError, OpenedClass, PublicState
-from ui import lesson, url_params
+from ui import lecturer_tab, lesson, url_params
 from ui.charts import show_chart
 
 CLASS_PARAM = "class"
@@ -61,6 +62,17 @@ def lecturing(code: str) -> OpenedClass | None:
     if opened is not None and code in ("", opened.code):
         return opened
     return None
+
+
+def take_back(code: str) -> None:
+    """The tab keeps the class this session drives; a new session on the lecturer's tab
+    (its worker died, the app restarted, the page reloaded) drives it again when the
+    store says the tab's secret drives that open class and the URL names it (or none)."""
+    held = st.session_state.get(LECTURER)
+    kept = lecturer_tab.kept_class("lecturer", held, class_store())
+    if held is None and kept is not None and code in ("", kept.code):
+        st.session_state[LECTURER] = kept
+        url_params.write(st.query_params, CLASS_PARAM, kept.code)
 
 
 def notice() -> str | None:
@@ -158,6 +170,7 @@ def sync(
             state = store.reveal(opened.code, opened.secret)
     except ClassStoreError as error:
         del st.session_state[LECTURER]
+        lecturer_tab.forget_class("lecturer")
         st.info(f"Class {opened.code}: {error}")
         return None
     url_params.write(st.query_params, CLASS_PARAM, opened.code)
@@ -226,6 +239,7 @@ def _close(opened: OpenedClass) -> None:
         refused(error)
         return
     del st.session_state[LECTURER]
+    lecturer_tab.forget_class("lecturer")
     st.session_state[CLOSED] = opened
     if CLASS_PARAM in st.query_params:
         del st.query_params[CLASS_PARAM]
