@@ -49,6 +49,24 @@ _FIELDS = (
 )
 
 
+_WAIT_SECONDS = 30.0  # how long a connection waits for another process's lock
+
+
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Switch the file to WAL mode. Workers opening a fresh file at the same moment can be
+    told "database is locked" at once here (the switch does not wait as a write does: a
+    cluster's worker died of it at start), so it tries again for up to _WAIT_SECONDS."""
+    deadline = time.monotonic() + _WAIT_SECONDS
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 class SQLiteClassStore(store.LecturerSteps):
     """store.ClassStore in an SQLite file. Connections are pooled: a transaction borrows
     an idle one (or opens one) and gives it back, so the pool holds as many as ran at
@@ -71,8 +89,10 @@ class SQLiteClassStore(store.LecturerSteps):
     def _open_connection(self) -> sqlite3.Connection:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves; timeout waits for
         # another process's write lock instead of failing at once.
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
+        db = sqlite3.connect(
+            self.path, timeout=_WAIT_SECONDS, isolation_level=None, check_same_thread=False
+        )
+        _use_wal(db)
         db.execute("PRAGMA synchronous=FULL")  # an acknowledged vote survives a crash
         with self._lock:
             self._connections.append(db)
