@@ -1,11 +1,12 @@
 """The lecturer keeps control when its worker dies (issue 26's faults), in real headless
-Chromium on two workers behind nginx sharing an SQLite store: the lecturer starts a class,
-a student votes, the lecturer's OWN worker is SIGKILLed; the page reconnects to the other
-worker, takes the class back from its tab's sessionStorage and its Next moves the class,
-and the acknowledged vote is still counted. Then the whole app restarts (every worker
-stopped and started again on the same store file): the tab reconnects and drives again,
-and the votes acknowledged before are in GET /api/classes/CODE. The secret is in no URL,
-no page text and no markup."""
+Chromium on two workers behind nginx sharing an SQLite store: the lecturer starts a class
+and opens its console, a student votes, the lecturer's OWN worker is SIGKILLed; the page
+reconnects to the other worker, takes the class back from its tab's sessionStorage and its
+Next moves the class, the console (same browser, same dead worker) drives again too, and
+the acknowledged vote is still counted; a reload of the projector's tab keeps the class as
+well. Then the whole app restarts (every worker stopped and started again on the same
+store file): the tab reconnects and drives again, and the votes acknowledged before are in
+GET /api/classes/CODE. The secret is in no URL, no page text and no markup."""
 
 from __future__ import annotations
 
@@ -50,18 +51,25 @@ def lecturers_worker(page, cluster: Cluster):
     return next(w for w in cluster.workers if answered_by.endswith(f":{w.port}"))
 
 
-def press_next_until(page, app_url: str, code: str, step: int, timeout_s: float = 30) -> float:
-    """Press the lecturer's Next ▶ until the store's step is `step` (a click sent into the
-    dead socket before the page noticed is lost, so press again); the seconds it took."""
+def press_until(page, name: str, reached, timeout_s: float = 30) -> float:
+    """Press the button `name` until `reached()` (a click sent into the dead socket before
+    the page noticed is lost, so press again); the seconds it took."""
     start = time.monotonic()
     while time.monotonic() - start < timeout_s:
-        page.get_by_role("button", name="Next ▶").click(timeout=timeout_s * 1000)
+        page.get_by_role("button", name=name).click(timeout=timeout_s * 1000)
         deadline = time.monotonic() + 3
         while time.monotonic() < deadline:
-            if public_state(app_url, code)["step"] >= step:
+            if reached():
                 return time.monotonic() - start
             time.sleep(0.1)
-    raise AssertionError(f"the lecturer's Next did not reach step {step} in {timeout_s} s")
+    raise AssertionError(f"{name} did not change the class in {timeout_s} s")
+
+
+def press_next_until(page, app_url: str, code: str, step: int, timeout_s: float = 30) -> float:
+    """The lecturer's Next ▶ until the store's step is `step`."""
+    return press_until(
+        page, "Next ▶", lambda: public_state(app_url, code)["step"] >= step, timeout_s
+    )
 
 
 def answered_again(app_url: str, code: str, timeout_s: float = 30) -> dict:
@@ -90,6 +98,12 @@ def test_the_lecturer_keeps_the_class_when_its_worker_dies_and_the_app_restarts(
     kept = projector.evaluate(f"() => JSON.parse(sessionStorage.getItem('{KEPT}'))")
     assert kept["code"] == code and len(kept["secret"]) >= 40
 
+    with projector.context.expect_page() as opened:  # the console, in the same browser
+        projector.get_by_role("link", name="Open the lecturer's console").click()
+    console = opened.value
+    shows(console, f"Class {code} · Step 1 of {STEPS}", 30_000)
+    console.wait_for_function("() => document.documentElement.dataset.lecturerTab === 'kept'")
+
     phone.goto(f"{cluster.url}/lesson?class={code}")
     shows(phone, f"Class {code} · Step 1 of {STEPS}", 60_000)
     options = list(public_state(cluster.url, code)["votes"])
@@ -101,10 +115,14 @@ def test_the_lecturer_keeps_the_class_when_its_worker_dies_and_the_app_restarts(
     state = public_state(cluster.url, code)  # the other worker answers from the store
     assert (state["step"], state["answered"], state["votes"][options[0]]) == (1, 1, 1)
     took = press_next_until(projector, cluster.url, code, 2)
+    print(f"after SIGKILL of the lecturer's worker, its Next moved the class in {took:.1f} s")
     assert public_state(cluster.url, code)["step"] == 2
     shows(phone, f"Step 2 of {STEPS}", 30_000)  # the student follows the retaken class
     assert lecturers_worker(projector, cluster) is not victim
-    print(f"after SIGKILL of the lecturer's worker, its Next moved the class in {took:.1f} s")
+    took = press_until(  # the console (same browser, same dead worker) drives again too
+        console, "Reveal the answer", lambda: public_state(cluster.url, code)["phase"] == "revealed"
+    )
+    print(f"after the kill, the console's Reveal reached the class in {took:.1f} s")
 
     projector.reload()  # a reload of the tab: a new session with no widget state at all
     took = press_next_until(projector, cluster.url, code, 3)
@@ -131,7 +149,7 @@ def test_the_lecturer_keeps_the_class_when_its_worker_dies_and_the_app_restarts(
     print(f"after the whole app restarted, the lecturer's Next moved the class in {took:.1f} s")
     assert public_state(cluster.url, code)["step"] == 4
 
-    for page in (projector, phone):
+    for page in (projector, console, phone):
         assert kept["secret"] not in page.url
         assert kept["secret"] not in page.content()  # neither text nor markup
         assert kept["secret"] not in page.inner_text("body")
