@@ -17,12 +17,13 @@ push component does. Measured:
   projector's page shows k or more answers (its text read every 50 ms in the browser);
 - idle: the workers' CPU (psutil, both processes) over 10 s with N connected, nobody acting;
 - kill: in step 3's round, half the votes are cast, then the worker the lecturer is NOT on
-  is killed (SIGKILL; the lecturer's secret lives in its session, so killing its worker
-  ends its class: see the README); every vote acknowledged before the kill must be counted,
-  the killed worker's students reconnect (a new session on the live worker, same device
-  id), the other half votes, and with Redis the Redis server is killed and restarted (the
-  count must be unchanged); then the lecturer's Next reaches step 4 and every student
-  follows. Not measured here: an app restart with SQLite, the one-hour class's memory.
+  is killed (SIGKILL; this measures the students: the lecturer's own worker dying is
+  tests/test_browser_lecturer_keeps.py's); every vote acknowledged before the kill must
+  be counted, the killed worker's students reconnect (a new session on the live worker,
+  same device id), the other half votes, and with Redis the Redis server is killed and
+  restarted (the count must be unchanged); then the lecturer's Next reaches step 4 and
+  every student follows. Not measured here: an app restart with SQLite
+  (tests/test_browser_lecturer_keeps.py restarts it once), the one-hour class's memory.
 
     python -m benchmarks.bench_live_class --store sqlite --students 160
     python -m benchmarks.bench_live_class --store redis --students 40

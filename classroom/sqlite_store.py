@@ -19,7 +19,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS classes (
     code TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, steps INTEGER NOT NULL,
     step INTEGER NOT NULL, round INTEGER NOT NULL, phase TEXT NOT NULL,
-    options TEXT NOT NULL, closed TEXT NOT NULL
+    options TEXT NOT NULL, closed TEXT NOT NULL, question TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS devices (
     code TEXT NOT NULL, device TEXT NOT NULL, PRIMARY KEY (code, device)
@@ -36,7 +36,35 @@ CREATE TABLE IF NOT EXISTS vote_rate (
     accepted INTEGER NOT NULL, PRIMARY KEY (code, device)
 );
 """
-_FIELDS = ("code", "secret_hash", "steps", "step", "round", "phase", "options", "closed")
+_FIELDS = (
+    "code",
+    "secret_hash",
+    "steps",
+    "step",
+    "round",
+    "phase",
+    "options",
+    "closed",
+    "question",
+)
+
+
+_WAIT_SECONDS = 30.0  # how long a connection waits for another process's lock
+
+
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Switch the file to WAL mode. Workers opening a fresh file at the same moment can be
+    told "database is locked" at once here (the switch does not wait as a write does: a
+    cluster's worker died of it at start), so it tries again for up to _WAIT_SECONDS."""
+    deadline = time.monotonic() + _WAIT_SECONDS
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 class SQLiteClassStore(store.LecturerSteps):
@@ -54,12 +82,17 @@ class SQLiteClassStore(store.LecturerSteps):
         with self._write() as db:
             for statement in filter(str.strip, _SCHEMA.split(";")):
                 db.execute(statement)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(classes)")}
+            if "question" not in columns:  # a file made before classes kept their question
+                db.execute("ALTER TABLE classes ADD COLUMN question TEXT NOT NULL DEFAULT ''")
 
     def _open_connection(self) -> sqlite3.Connection:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves; timeout waits for
         # another process's write lock instead of failing at once.
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
+        db = sqlite3.connect(
+            self.path, timeout=_WAIT_SECONDS, isolation_level=None, check_same_thread=False
+        )
+        _use_wal(db)
         db.execute("PRAGMA synchronous=FULL")  # an acknowledged vote survives a crash
         with self._lock:
             self._connections.append(db)

@@ -22,6 +22,8 @@ _CODE_PATTERN = re.compile(f"[{CODE_ALPHABET}]{{4,8}}")
 _DEVICE_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 MAX_OPTION_CHARS = 200
 MAX_OPTIONS = 12
+# The step's question as the projector filled it (plain text; escaped wherever shown).
+MAX_QUESTION_CHARS = 600
 MAX_STEPS = 200
 # A flood of votes from one device: at most VOTE_LIMIT accepted votes per VOTE_WINDOW
 # seconds (fixed windows); the rest are refused with RateLimitedError.
@@ -94,6 +96,7 @@ class ClassRecord:
     phase: Phase = "asking"
     options: tuple[str, ...] = ()
     closed: bool = False
+    question: str = ""
 
     def to_fields(self) -> dict[str, str]:
         """Flat string fields (a Redis hash, SQLite columns)."""
@@ -106,6 +109,7 @@ class ClassRecord:
             "phase": self.phase,
             "options": json.dumps(list(self.options)),
             "closed": "1" if self.closed else "0",
+            "question": self.question,
         }
 
     @classmethod
@@ -120,6 +124,7 @@ class ClassRecord:
             phase="revealed" if fields["phase"] == "revealed" else "asking",
             options=tuple(json.loads(fields["options"])),
             closed=fields["closed"] == "1",
+            question=fields.get("question") or "",  # a record saved before questions
         )
 
 
@@ -136,6 +141,7 @@ class PublicState:
     answered: int
     votes: dict[str, int]
     detached: int = 0  # joined students exploring alone, not following the lecturer
+    question: str = ""  # the step's question as the projector filled it; "" until it does
 
     def to_json(self) -> dict[str, object]:
         """The body of GET /api/classes/CODE."""
@@ -149,6 +155,7 @@ class PublicState:
             "detached": self.detached,
             "answered": self.answered,
             "votes": dict(self.votes),
+            "question": self.question,
         }
 
 
@@ -176,9 +183,10 @@ class ClassStore(Protocol):
         ...
 
     def set_step(
-        self, code: str, secret: str, step: int, options: Sequence[str] = ()
+        self, code: str, secret: str, step: int, options: Sequence[str] = (), question: str = ""
     ) -> PublicState:
-        """Lecturer: go to `step` (1-based) with its answer options; round 1, asking."""
+        """Lecturer: go to `step` (1-based) with its answer options and its question as the
+        projector filled it; round 1, asking."""
         ...
 
     def reveal(self, code: str, secret: str) -> PublicState:
@@ -272,6 +280,13 @@ def check_options(options: Sequence[str]) -> tuple[str, ...]:
     return options
 
 
+def check_question(question: object) -> str:
+    """A step's question as the projector filled it: plain text, at most MAX_QUESTION_CHARS."""
+    if not isinstance(question, str) or len(question) > MAX_QUESTION_CHARS:
+        raise MalformedRequestError(f"A question has at most {MAX_QUESTION_CHARS} characters.")
+    return question
+
+
 def check_steps(steps: object) -> int:
     """A class's number of steps."""
     if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= MAX_STEPS:
@@ -317,10 +332,19 @@ def require_lecturer(record: ClassRecord | None, secret: object) -> ClassRecord:
     return record
 
 
-def with_step(record: ClassRecord, step: object, options: Sequence[str]) -> ClassRecord:
-    """The class moved to `step`: round 1, asking, the step's options."""
+def with_step(
+    record: ClassRecord, step: object, options: Sequence[str], question: object = ""
+) -> ClassRecord:
+    """The class moved to `step`: round 1, asking, the step's options and question."""
     step = _check_whole(step, 1, record.steps, "step")
-    return replace(record, step=step, round=1, phase="asking", options=check_options(options))
+    return replace(
+        record,
+        step=step,
+        round=1,
+        phase="asking",
+        options=check_options(options),
+        question=check_question(question),
+    )
 
 
 def revealed(record: ClassRecord) -> ClassRecord:
@@ -381,6 +405,7 @@ def public_state(
         answered=len(answers),
         votes={option: counts.get(option, 0) for option in record.options},
         detached=detached,
+        question=record.question,
     )
 
 
@@ -400,9 +425,11 @@ class LecturerSteps:
         raise NotImplementedError
 
     def set_step(
-        self, code: str, secret: str, step: int, options: Sequence[str] = ()
+        self, code: str, secret: str, step: int, options: Sequence[str] = (), question: str = ""
     ) -> PublicState:
-        return self._lecturer_change(code, secret, lambda record: with_step(record, step, options))
+        return self._lecturer_change(
+            code, secret, lambda record: with_step(record, step, options, question)
+        )
 
     def reveal(self, code: str, secret: str) -> PublicState:
         return self._lecturer_change(code, secret, revealed)

@@ -7,6 +7,7 @@ import streamlit as st
 
 from attention.teaching.lesson.content import lesson_end
 from attention.teaching.markdown import literal
+from attention.teaching.narration import live_class as class_words
 from ui import lesson, live_class, live_console, live_student
 from ui.lesson_end import final_slide
 from ui.lesson_keys import KEYS_HELP, keyboard
@@ -19,6 +20,7 @@ if live_console.requested():  # the lecturer's second window: its own page
 scenario = scenario_sidebar()
 lesson.read_step_from_url()
 code, class_notice = live_class.class_from_url()
+live_class.take_back(code)  # a lecturer whose worker died keeps the class
 lecturer = live_class.lecturing(code)
 if lecturer is not None:
     live_class.follow_the_console(lecturer)  # the console may have moved the class
@@ -109,7 +111,9 @@ def reset_button() -> None:
 def sync_class(view):
     """The running class follows this page: step, answers and reveal."""
     revealed = lesson.phase(step.text.id) == lesson.REVEALED
-    return live_class.sync(lecturer, number, list(view.quiz.options), view.quiz.right, revealed)
+    question = class_words.class_question(step.text.question, view.facts)
+    options = list(view.quiz.options)
+    return live_class.sync(lecturer, number, options, view.quiz.right, revealed, question)
 
 
 def class_panel(view) -> None:

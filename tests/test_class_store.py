@@ -7,6 +7,7 @@ holds no secret and no device id."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import string
 import threading
 from collections import Counter
@@ -21,6 +22,7 @@ from classroom import STORE_SETTING, open_store
 from classroom.redis_store import RedisClassStore
 from classroom.sqlite_store import SQLiteClassStore
 from classroom.store import (
+    MAX_QUESTION_CHARS,
     ClassClosedError,
     ClassStore,
     MalformedRequestError,
@@ -28,6 +30,7 @@ from classroom.store import (
     RateLimitedError,
     UnknownClassError,
     VoteRefusedError,
+    hash_secret,
     new_device_id,
 )
 
@@ -116,6 +119,7 @@ def test_a_new_class_asks_step_one_with_nobody_joined(store):
         "detached": 0,
         "answered": 0,
         "votes": {"head 1": 0, "head 2": 0, "both": 0},
+        "question": "",
     }
     assert store.state(opened.code.lower()) == state  # typed in small letters on a phone
 
@@ -361,6 +365,48 @@ def test_state_survives_reopening_the_store(backend):
         store.reveal(opened.code, ben)
 
 
+def test_the_class_carries_the_projectors_question_as_plain_text(backend):
+    store = backend.store
+    opened, _ = _class_with_students(store, 1)
+    assert store.state(opened.code).question == ""  # not sent yet: nothing made up
+    asked = "Which token's <b>vector</b> points like “**the**”'s?"
+    store.set_step(opened.code, opened.secret, 2, ["a", "b"], asked)
+    assert store.state(opened.code).question == asked  # kept as given, not escaped
+    assert store.state(opened.code).to_json()["question"] == asked
+    assert backend.reopen().state(opened.code).question == asked
+    store = backend.store
+    store.set_step(opened.code, opened.secret, 3, ["a", "b"])  # the console's Next: no text
+    assert store.state(opened.code).question == ""
+    for bad in ("x" * (MAX_QUESTION_CHARS + 1), 42, None):
+        with pytest.raises(MalformedRequestError):
+            store.set_step(opened.code, opened.secret, 4, ["a"], bad)
+    assert store.state(opened.code).step == 3  # a refused step changes nothing
+    store.set_step(opened.code, opened.secret, 4, ["a"], "y" * MAX_QUESTION_CHARS)
+    assert len(store.state(opened.code).question) == MAX_QUESTION_CHARS
+
+
+def test_an_sqlite_file_from_before_questions_still_opens(tmp_path, clock):
+    path = tmp_path / "classes.sqlite3"
+    with sqlite3.connect(path) as db:  # the classes table as it was before questions
+        db.execute(
+            "CREATE TABLE classes (code TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, steps "
+            "INTEGER NOT NULL, step INTEGER NOT NULL, round INTEGER NOT NULL, phase TEXT "
+            "NOT NULL, options TEXT NOT NULL, closed TEXT NOT NULL)"
+        )
+        db.execute(
+            "INSERT INTO classes VALUES ('K7QX9P', ?, 5, 2, 1, 'asking', '[\"a\"]', '0')",
+            (hash_secret("s" * 43),),
+        )
+    db.close()
+    store = SQLiteClassStore(path, clock)
+    try:
+        assert (store.state("K7QX9P").step, store.state("K7QX9P").question) == (2, "")
+        store.set_step("K7QX9P", "s" * 43, 3, ["a"], "Which?")
+        assert store.state("K7QX9P").question == "Which?"
+    finally:
+        store.close()
+
+
 def test_the_public_state_has_no_secret_and_no_device_id(store):
     opened, devices = _class_with_students(store, 3)
     for device in devices:
@@ -378,6 +424,7 @@ def test_the_public_state_has_no_secret_and_no_device_id(store):
         "detached",
         "answered",
         "votes",
+        "question",
     }
 
 
@@ -447,3 +494,27 @@ def _target(fd: Path) -> str:
         return str(fd.readlink())
     except OSError:  # the descriptor closed while listing
         return ""
+
+
+def test_workers_opening_a_fresh_sqlite_file_at_once_all_open_it(tmp_path):
+    """A cluster's workers start together on a fresh file: each switches it to WAL, and one
+    that was told "database is locked" there died at start (about 1 in 25 such starts of
+    six openers here). Six threads with their own connections open each of 150 files."""
+    errors: list[str] = []
+    for trial in range(150):
+        path = tmp_path / f"classes-{trial}.sqlite3"
+        start = threading.Barrier(6)
+
+        def open_it(path: Path = path, start: threading.Barrier = start) -> None:
+            start.wait()
+            try:
+                SQLiteClassStore(path).close()
+            except sqlite3.OperationalError as error:
+                errors.append(str(error))
+
+        threads = [threading.Thread(target=open_it) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert errors == []

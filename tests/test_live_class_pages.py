@@ -17,7 +17,7 @@ from classroom.sqlite_store import SQLiteClassStore
 from tests.apptest import chart, open_page
 from ui.live_class import LECTURER, results_file
 from ui.live_class import RIGHT_ANSWERS as RIGHT
-from ui.live_student import DEVICE
+from ui.live_student import DEVICE, OTHER_VIEW
 
 PAGE = "pages/lesson.py"
 STEPS = len(lesson_text())  # the questions a class votes on (the last slide has none)
@@ -249,7 +249,13 @@ def test_a_typed_junk_code_gets_plain_words(store):
     assert any("4 to 8 letters and digits" in text for text in texts(at))
 
 
-def test_a_student_on_another_sentence_is_not_shown_a_wrong_question(store):
+def projector_question(lecturer) -> str:
+    """The question as the projector's own quiz asks it (markdown, its tokens escaped)."""
+    prefix = "**Check yourself:** "
+    return next(r.label for r in lecturer.radio if r.label.startswith(prefix)).removeprefix(prefix)
+
+
+def test_a_student_on_another_sentence_is_shown_the_projectors_question(store):
     lecturer = ok(open_page(PAGE, present="1", text="My sister gave the old dog a bone."))
     ok(lecturer.button(key="live_start").click().run())
     code = lecturer.query_params["class"]
@@ -257,8 +263,11 @@ def test_a_student_on_another_sentence_is_not_shown_a_wrong_question(store):
     student = join(code, DEVICES[0])  # the link carries no sentence: the default one
     options = list(store.state(code).votes)
     assert list(student.radio(key="live_vote_2_1").options) == options
-    shown = " ".join(texts(student))
-    assert "The question is on the projector" in shown and "The question:" not in shown
+    asked = projector_question(lecturer)
+    assert "“" in asked and "{" not in asked  # filled with the projector's own tokens
+    shown = texts(student)
+    assert f"**The question:** {asked}" in shown  # the projector's words, not this screen's
+    assert OTHER_VIEW in shown and "The question is on the projector" not in " ".join(shown)
 
 
 def test_a_reconnect_to_another_worker_joins_with_the_browsers_id(store):

@@ -87,3 +87,12 @@ def test_the_csv_gives_each_round_its_share_right():
     share = {(r[0], r[1]): r[5] for r in rows[1:]}
     assert share == {("3", "1"): "0.400", ("3", "2"): "0.800", ("4", "1"): "0.000", ("5", "1"): ""}
     assert [r[5] for r in rows[1:3]] == ["0.400", "0.400"]  # on each option's row
+
+
+def test_the_class_question_is_plain_text_and_shown_escaped():
+    template = "Which token's key gets the most weight from “{focus}”'s query in head {head}?"
+    asked = words.class_question(template, {"focus": "*b*<i>", "head": 2})
+    assert asked == "Which token's key gets the most weight from “*b*<i>”'s query in head 2?"
+    shown = words.shown_question(asked)
+    assert shown.startswith("**The question:** ")
+    assert "<i>" not in shown and "&lt;i&gt;" in shown and "\\*b\\*" in shown

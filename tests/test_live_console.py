@@ -55,7 +55,8 @@ def test_the_paired_console_drives_the_class_and_the_projector_follows(store):
     assert f"Now: 1. {STEPS[0].title}" in page and STEPS[0].notes in page
     assert f"Next: 2. {STEPS[1].title}" in page and STEPS[1].notes in page
     assert all(f"“{option}”" in page for option in first_options)
-    assert "{" not in page  # the question's blanks are "…", never a raw placeholder
+    assert f"**The question:** {live.projector_question(lecturer)}" in texts(desk)  # filled
+    assert "{" not in page and "…”" not in page  # no raw placeholder, no blank
     assert "**1** student joined · **0** answered this round · **0** exploring alone" in page
     assert desk.button(key="console_back").disabled and desk.button(key="console_again").disabled
 
@@ -68,6 +69,8 @@ def test_the_paired_console_drives_the_class_and_the_projector_follows(store):
     assert f"Step 2 of {len(STEPS)}" in shown(lecturer)
     assert lecturer.query_params["step"] == "2"
     assert list(store.state(code).votes)  # and sends step 2's answers to the class
+    ok(desk.run())  # the console shows step 2's question as the projector asks it
+    assert f"**The question:** {live.projector_question(lecturer)}" in texts(desk)
     assert f"Now: 2. {STEPS[1].title}" in shown(ok(desk.run()))
 
     click(desk, "console_reveal")
@@ -133,3 +136,49 @@ def test_a_handover_is_checked_with_the_store(store):
     store.close_class(opened.code, opened.secret)
     with pytest.raises(ClassStoreError, match="ended"):
         checked_handover(store, {"code": opened.code, "secret": opened.secret})
+
+
+def tab_keeps(at, slot: str, code: str, secret: str):
+    """A new session on a tab whose sessionStorage kept this class (the component's state
+    the browser sends on reconnecting, or after a reload)."""
+    at.session_state[f"lecturer_tab_{slot}"] = {"kept": {"code": code, "secret": secret}}
+    return ok(at.run())
+
+
+def test_a_new_session_on_the_lecturers_tab_takes_the_class_back(store):
+    lecturer, code = start_class()
+    opened = lecturer.session_state[LECTURER]
+    again = tab_keeps(
+        open_page(PAGE, present="1", **{"class": code}), "lecturer", code, opened.secret
+    )
+    assert again.session_state[LECTURER] == opened  # it drives the class again
+    assert again.button(key="live_close") and f"Join the class: {code}" in shown(again)
+    assert store.state(code).joined == 0  # it did not join its own class as a student
+    press_next = next(b for b in again.button if b.label == "Next ▶")
+    ok(press_next.click().run())
+    assert store.state(code).step == 2  # and moves it
+    assert opened.secret not in shown(again) and opened.secret not in str(again.query_params)
+
+    desk = tab_keeps(open_page(PAGE, console="1"), "console", code, opened.secret)
+    assert desk.session_state[PAIRED] == opened and desk.button(key="console_next")
+
+
+@pytest.mark.parametrize("case", ["wrong secret", "closed", "another class"])
+def test_a_tab_with_a_wrong_or_ended_class_takes_nothing(store, case):
+    lecturer, code = start_class()
+    opened = lecturer.session_state[LECTURER]
+    secret = opened.secret
+    if case == "wrong secret":
+        secret = store.open_class(3).secret
+    elif case == "closed":
+        store.close_class(code, secret)
+    elif case == "another class":
+        code = store.open_class(3).code  # the URL names another class than the tab's
+    at = tab_keeps(open_page(PAGE, present="1", **{"class": code}), "lecturer", opened.code, secret)
+    assert LECTURER not in at.session_state
+    assert not CONSOLE_BUTTONS & {b.key for b in at.button}
+    assert not {"live_close", "live_vote_again"} & {b.key for b in at.button}
+    if case == "another class":
+        return  # (the console has no class in its URL: it takes the tab's class)
+    desk = tab_keeps(open_page(PAGE, console="1"), "console", opened.code, secret)
+    assert PAIRED not in desk.session_state and NOT_PAIRED in shown(desk)

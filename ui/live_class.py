@@ -1,7 +1,8 @@
 """The live class's Streamlit side shared by the lecturer and the students: the shared
 store, the join code from the URL, who this session is in the class, and the lecturer's
 projector panel (start, code, link, QR, joined, the histogram, Vote again, Close).
-The lecturer's secret lives only in this session's state: never in the URL or the page."""
+The lecturer's secret lives in this session's state and in its browser tab's sessionStorage
+(ui/lecturer_tab.py): never in the URL or the page."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from attention.teaching.narration import live_class as words
 from classroom import STORE_SETTING, open_store
 from classroom.results_csv import results_csv
 from classroom.store import ClassStore, ClassStoreError, OpenedClass, PublicState
-from ui import lesson, url_params
+from ui import lecturer_tab, lesson, url_params
 from ui.charts import show_chart
 
 CLASS_PARAM = "class"
@@ -61,6 +62,17 @@ def lecturing(code: str) -> OpenedClass | None:
     if opened is not None and code in ("", opened.code):
         return opened
     return None
+
+
+def take_back(code: str) -> None:
+    """The tab keeps the class this session drives; a new session on the lecturer's tab
+    (its worker died, the app restarted, the page reloaded) drives it again when the
+    store says the tab's secret drives that open class and the URL names it (or none)."""
+    held = st.session_state.get(LECTURER)
+    kept = lecturer_tab.kept_class("lecturer", held, class_store())
+    if held is None and kept is not None and code in ("", kept.code):
+        st.session_state[LECTURER] = kept
+        url_params.write(st.query_params, CLASS_PARAM, kept.code)
 
 
 def notice() -> str | None:
@@ -136,22 +148,29 @@ def follow_the_console(opened: OpenedClass) -> None:
 
 
 def sync(
-    opened: OpenedClass, step: int, options: Sequence[str], right: str, revealed: bool
+    opened: OpenedClass,
+    step: int,
+    options: Sequence[str],
+    right: str,
+    revealed: bool,
+    question: str = "",
 ) -> PublicState | None:
-    """Bring the class to the lecturer's page: its step and answers, and the reveal; the
-    step's right answer is kept in the session for the results' share right.
+    """Bring the class to the lecturer's page: its step, answers and question (as this page
+    filled it), and the reveal; the step's right answer is kept in the session for the
+    results' share right.
     None (and this session no longer drives it) when the store refuses, e.g. the class
     was closed from another window."""
     st.session_state.setdefault(RIGHT_ANSWERS, {})[step] = right
     store = class_store()
     try:
         state = store.state(opened.code)
-        if state.step != step or list(state.votes) != list(options):
-            state = store.set_step(opened.code, opened.secret, step, options)
+        if (state.step, list(state.votes), state.question) != (step, list(options), question):
+            state = store.set_step(opened.code, opened.secret, step, options, question)
         if revealed and state.phase == "asking":
             state = store.reveal(opened.code, opened.secret)
     except ClassStoreError as error:
         del st.session_state[LECTURER]
+        lecturer_tab.forget_class("lecturer")
         st.info(f"Class {opened.code}: {error}")
         return None
     url_params.write(st.query_params, CLASS_PARAM, opened.code)
@@ -220,6 +239,7 @@ def _close(opened: OpenedClass) -> None:
         refused(error)
         return
     del st.session_state[LECTURER]
+    lecturer_tab.forget_class("lecturer")
     st.session_state[CLOSED] = opened
     if CLASS_PARAM in st.query_params:
         del st.query_params[CLASS_PARAM]

@@ -4,7 +4,8 @@ rounds and the joined / answered / exploring-alone counts, live, and Back / Next
 / Vote again, which drive the class (the projector and every student follow).
 The right to drive reaches it from the lecturer's own window in the same browser (a
 BroadcastChannel between two small components), never through a URL; the console checks
-it with the store before using it and keeps it only in its session's state."""
+it with the store before using it and keeps it in its session's state and its tab's
+sessionStorage (ui/lecturer_tab.py: a new session after its worker died re-pairs)."""
 
 from __future__ import annotations
 
@@ -16,16 +17,10 @@ from attention.figures.live_class import vote_bars
 from attention.teaching.lesson.content import lesson_end, lesson_text
 from attention.teaching.markdown import literal
 from attention.teaching.narration import live_class as words
-from classroom.store import (
-    ClassStore,
-    ClassStoreError,
-    MalformedRequestError,
-    OpenedClass,
-    PublicState,
-    normalise_code,
-)
-from ui import url_params
+from classroom.store import ClassStoreError, OpenedClass, PublicState
+from ui import lecturer_tab, url_params
 from ui.charts import show_chart
+from ui.lecturer_tab import checked_handover
 from ui.live_class import POLL_SECONDS, class_store, step_rounds
 from ui.navigation import ensure_entry
 
@@ -90,7 +85,9 @@ def console_page() -> None:
     st.set_page_config(
         page_title="Lecturer's console · Head Spaces", initial_sidebar_state="collapsed"
     )
-    opened = st.session_state.get(PAIRED)
+    opened = lecturer_tab.kept_class("console", st.session_state.get(PAIRED), class_store())
+    if opened is not None:  # a new session on this tab takes back the tab's class
+        st.session_state[PAIRED] = opened
     _pairing(
         key=_PAIRING,
         data={"paired": opened is not None, "tries": st.session_state.get(_TRIES, 0)},
@@ -121,16 +118,6 @@ def _take_handover() -> None:
     st.session_state[PAIRED] = opened
 
 
-def checked_handover(store: ClassStore, handed: object) -> OpenedClass:
-    """The class a handover names, if its secret drives that open class; else the store's
-    refusal (a malformed handover is refused as such)."""
-    if not isinstance(handed, dict):
-        raise MalformedRequestError("The handover is not a class.")
-    code, secret = handed.get("code"), handed.get("secret")
-    store.check_lecturer(code, secret)
-    return OpenedClass(normalise_code(code), secret)
-
-
 @st.fragment(run_every=POLL_SECONDS)
 def console_panel(opened: OpenedClass) -> None:
     """The class as it is now, redrawn every second, with the buttons that drive it."""
@@ -138,6 +125,7 @@ def console_panel(opened: OpenedClass) -> None:
         state = class_store().state(opened.code)
     except ClassStoreError as error:  # e.g. closed: unpaired, and asking again
         st.session_state.pop(PAIRED, None)
+        lecturer_tab.forget_class("console")
         st.session_state[_REFUSED] = f"Class {opened.code}: {error} This console is unpaired."
         st.rerun(scope="app")
     revealed = state.phase == "revealed"
@@ -229,10 +217,14 @@ def _act(opened: OpenedClass, action: str, step: int) -> None:
 
 
 def current_step(state: PublicState) -> None:
-    """Now: the step's title, its question (blanks as "…"), the answers and the notes."""
+    """Now: the step's title, its question as the projector filled it (until the projector
+    sends it, with its blanks as "…"), the answers and the notes."""
     text = lesson_text()[min(state.step, len(lesson_text())) - 1]
     st.markdown(f"#### Now: {state.step}. {text.title}")
-    st.markdown(f"**Question:** {words.question_outline(text.question)}")
+    if state.question:
+        st.markdown(words.shown_question(state.question))
+    else:
+        st.markdown(f"**The question:** {words.question_outline(text.question)}")
     if state.votes:
         st.markdown("**Answers:** " + " · ".join(f"“{literal(o)}”" for o in state.votes))
     st.markdown(f"**Notes:** {text.notes}")

@@ -211,10 +211,14 @@ def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
         view = step.view(scenario, lesson.control_value(step, scenario))
     except ValueError:
         view = None
-    if view is None or not state.votes:  # no view, or the projector has not sent its answers
+    if not state.votes or (view is None and not state.question):  # nothing sent yet
         st.markdown("**The question is on the projector.**")
-    elif list(view.quiz.options) == list(state.votes):
+    elif view is not None and list(view.quiz.options) == list(state.votes):
         st.markdown(f"**The question:** {fill(step.text.question, view.facts, literal)}")
+    elif state.question:  # the projector's own words, as it filled them
+        st.markdown(words.shown_question(state.question))
+        if view is not None:
+            st.caption(OTHER_VIEW)
     else:
         st.markdown(f"**The question is on the projector.** {OTHER_VIEW}")
     vote(state.code, state)

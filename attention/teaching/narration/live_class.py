@@ -7,6 +7,7 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping, Sequence
 
+from attention.teaching.lesson.content import fill
 from attention.teaching.markdown import literal
 from attention.teaching.wording import plural
 
@@ -62,6 +63,17 @@ def question_outline(template: str) -> str:
     for text, name, _, _ in string.Formatter().parse(template):
         parts.append(text + ("…" if name is not None else ""))
     return "".join(parts)
+
+
+def class_question(template: str, facts: Mapping[str, object]) -> str:
+    """A step's question as the projector fills it, in plain text (no escaping): the class
+    record carries it to the console and to students whose screens compute otherwise."""
+    return fill(template, dict(facts), str)
+
+
+def shown_question(question: str) -> str:
+    """The class's question as markdown: its text escaped (tokens are user text)."""
+    return f"**The question:** {literal(question)}"
 
 
 def class_status(code: str, step: int, steps: int, round: int, revealed: bool) -> str:
