@@ -151,13 +151,25 @@ PHONE_GRIDS = {
 MIN_PANEL_PX = 195
 PLOT_WIDTH = """(key) => document.querySelector(`.st-key-${key} .js-plotly-plot`)
     ._fullLayout.xaxis._length"""
+# Every plot's narrowest plot area (a subplot's drag rectangle, .nsewdrag, as drawn) on a
+# phone, with the key of the element holding its chart: a colour bar or a legend at the
+# side, long tick labels or panels side by side left 72–122 px to some.
+MIN_PLOT_AREA_PX = 190
+PLOT_AREAS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(plot => {
+    const holder = plot.closest('[class*="st-key-"]');
+    const key = holder && Array.from(holder.classList).find(c => c.startsWith('st-key-'));
+    const widths = Array.from(plot.querySelectorAll('.nsewdrag'))
+        .map(rect => rect.getBoundingClientRect().width);
+    return [key, Math.min(...widths)];
+})"""
 
 
 @pytest.mark.parametrize("view", PHONE_VIEWS)
 def test_every_page_reads_on_a_phone(app_url, chromium, view):
     """At 390×844 no page scrolls sideways, no two texts of a chart overlap (panel titles
     included) or run past its right edge, no chart text is smaller than LEGIBLE_PX, and
-    the grids' panels are at least MIN_PANEL_PX wide.
+    the grids' panels are at least MIN_PANEL_PX wide, and every plot area at least
+    MIN_PLOT_AREA_PX.
     The page learns the width after its first run (ui.media.narrow_screen) and lays the
     grids out again, one panel per row (side-by-side panels stacked): wait for that
     second layout."""
@@ -179,4 +191,6 @@ def test_every_page_reads_on_a_phone(app_url, chromium, view):
     assert not small, small[:5]
     for key in PHONE_GRIDS.get(view, []):
         assert page.evaluate(PLOT_WIDTH, key) >= MIN_PANEL_PX, key
+    narrow = [(key, round(px)) for key, px in page.evaluate(PLOT_AREAS) if px < MIN_PLOT_AREA_PX]
+    assert not narrow, narrow
     context.close()

@@ -27,6 +27,7 @@ from attention.teaching.narration.real_model import paths_summary
 from ui import block_data, url_params
 from ui.charts import show_chart
 from ui.data import ScenarioRun
+from ui.media import narrow_screen
 from ui.real_model import minilm_reads, pretrained_model, run_real
 from ui.scenario import Scenario
 
@@ -67,7 +68,7 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
     st.markdown(narration.concat_sentence(run.mha.n_heads, run.mha.d_head, run.mha.d_model))
     concat, update = attention_step.detail.concat, attention_step.update
     show_chart(
-        concat_figure(tokens, concat, update, run.mha.n_heads),
+        concat_figure(tokens, concat, update, run.mha.n_heads, columns=1 if narrow_screen() else 2),
         key="block_concat",
         name="Each token's concatenated head outputs and the update W_O makes of them",
         summary=narration.concat_summary(concat, update, run.mha.n_heads),
