@@ -51,7 +51,9 @@ def navigation() -> None:
         "Step",
         range(1, slides + 1),
         key=lesson.STEP_KEY,
-        format_func=lambda k: f"{k}. {LESSON_STEPS[k - 1].text.title}" if k <= n else END_TITLE,
+        format_func=lambda k: (
+            f"{k}. {LESSON_STEPS[k - 1].text.short_title}" if k <= n else END_TITLE
+        ),
         label_visibility="collapsed",
     )
     if student:

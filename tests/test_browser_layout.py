@@ -194,3 +194,49 @@ def test_every_page_reads_on_a_phone(app_url, chromium, view):
     narrow = [(key, round(px)) for key, px in page.evaluate(PLOT_AREAS) if px < MIN_PLOT_AREA_PX]
     assert not narrow, narrow
     context.close()
+
+
+# In the Lesson's navigation row: elements holding text that is cut (wider than their box, as
+# the picker's input and the switch's label were beside each other) or that reach past
+# the screen's edges.
+CUT_IN_NAVIGATION = """() => Array.from(document.querySelectorAll('.st-key-lesson_nav *'))
+    .filter(el => {
+        const box = el.getBoundingClientRect();
+        if (!box.width || !(el.value || el.textContent).trim()) return false;
+        const cut = el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1;
+        return cut || box.left < -0.5 || box.right > innerWidth + 0.5;
+    })
+    .map(el => [el.tagName, (el.value || el.textContent).slice(0, 40)])"""
+# The picker's entries (its open list) wider than its input's text room, measured in the
+# input's own font: each would be cut when chosen.
+ENTRIES_TOO_WIDE = """() => {
+    const input = document.querySelector('.st-key-lesson_nav input[role="combobox"]');
+    const style = getComputedStyle(input);
+    const room = input.clientWidth - parseFloat(style.paddingLeft)
+        - parseFloat(style.paddingRight);
+    const pen = document.createElement('canvas').getContext('2d');
+    pen.font = style.font;
+    return Array.from(document.querySelectorAll('[role="option"]'))
+        .map(option => [option.textContent, pen.measureText(option.textContent).width, room])
+        .filter(([, width]) => width > room);
+}"""
+
+
+def test_the_lessons_controls_are_whole_on_a_phone(app_url, chromium):
+    """At 390×844 the Lesson's step picker (on its own line) shows the step's whole
+    title, every entry of its list would fit it too, and the presenter switch's label
+    is whole; nothing of the navigation reaches past the screen. Step 13 has the
+    longest title."""
+    context = chromium.new_context(viewport=dict(zip(("width", "height"), PHONE, strict=True)))
+    page = context.new_page()
+    page.goto(f"{app_url}/lesson?step=13")
+    wait_until_drawn(page, min_charts=1)
+    page.wait_for_timeout(1500)
+    wait_until_drawn(page, min_charts=1)
+    assert page.locator(".st-key-lesson_nav [data-testid='stCheckbox']").inner_text() == "Presenter"
+    assert not page.evaluate(CUT_IN_NAVIGATION), page.evaluate(CUT_IN_NAVIGATION)[:5]
+    page.locator(".st-key-lesson_nav input[role='combobox']").click()
+    page.wait_for_selector("[role='option']")
+    assert page.locator("[role='option']").count() == 15
+    assert not page.evaluate(ENTRIES_TOO_WIDE)
+    context.close()

@@ -271,11 +271,19 @@ def test_the_words_file_is_validated_on_load():
         ({**good, "id": "Bad id"}, "not a new lower-case name"),
         ({**good, "notice": []}, "1 to 4 sentences"),
         ({k: v for k, v in good.items() if k != "because"}, "missing because"),
+        ({**good, "title": "A question much longer than a phone's picker holds?"}, "a short"),
+        (
+            {**good, "title": "A long question?" * 3, "short": "Still far too long for it?" * 2},
+            "short",
+        ),
     ]:
         with pytest.raises(ValueError, match=message):
             parse_steps({"step": [bad]}, "x.toml")
     with pytest.raises(ValueError, match="not a new"):
         parse_steps({"step": [good, good]}, "x.toml")
+    long = {**good, "title": "A question much longer than a phone's picker holds?", "short": "S?"}
+    assert parse_steps({"step": [long]}, "x.toml")[0].short_title == "S?"
+    assert parse_steps({"step": [good]}, "x.toml")[0].short_title == "T"
 
 
 def test_a_quiz_always_holds_its_answer_once_and_varies_its_place():

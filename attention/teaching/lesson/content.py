@@ -15,6 +15,10 @@ from attention.assets import AssetError, read_toml
 ASSET = "lesson.toml"
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _PAGE = re.compile(r"^pages/[a-z_]+\.py$")
+# The step picker's entry ("13. " and the title) fits its input up to 45 characters on
+# a 390-px phone (320 px; 340 px beside the sidebar at 1280 px); a longer title needs a
+# short one.
+SHORT_TITLE_CHARS = 36
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,12 @@ class StepText:
     question: str
     because: str
     details: str = ""  # optional longer account, folded away (left out in presenter mode)
+    short: str = ""  # the title in at most SHORT_TITLE_CHARS, when the title is longer
+
+    @property
+    def short_title(self) -> str:
+        """The title as the step picker shows it: whole, in SHORT_TITLE_CHARS."""
+        return self.short or self.title
 
     def placeholders(self) -> set[str]:
         """Every name in braces across the step's sentences."""
@@ -53,10 +63,16 @@ def parse_steps(raw: dict, source: str) -> tuple[StepText, ...]:
         notice = step["notice"]
         if not isinstance(notice, list) or not 1 <= len(notice) <= 4:
             raise AssetError(f"{where} ({step['id']}): notice must hold 1 to 4 sentences.")
-        optional = [step.get("try", ""), step.get("details", "")]
+        optional = [step.get("try", ""), step.get("details", ""), step.get("short", "")]
         texts = [step["title"], *notice, step["question"], step["because"], *optional]
-        if not all(isinstance(t, str) for t in texts) or not all(texts[:-2]):
+        if not all(isinstance(t, str) for t in texts) or not all(texts[:-3]):
             raise AssetError(f"{where} ({step['id']}): every text must be a non-empty string.")
+        short = step.get("short") or step["title"]
+        if len(short) > SHORT_TITLE_CHARS:
+            raise AssetError(
+                f"{where} ({step['id']}): the title needs a short of at most "
+                f"{SHORT_TITLE_CHARS} characters for a phone's step picker."
+            )
         parsed.append(
             StepText(
                 step["id"],
@@ -66,6 +82,7 @@ def parse_steps(raw: dict, source: str) -> tuple[StepText, ...]:
                 step["question"],
                 step["because"],
                 step.get("details", ""),
+                step.get("short", ""),
             )
         )
     return tuple(parsed)
