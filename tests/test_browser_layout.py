@@ -240,3 +240,29 @@ def test_the_lessons_controls_are_whole_on_a_phone(app_url, chromium):
     assert page.locator("[role='option']").count() == 15
     assert not page.evaluate(ENTRIES_TOO_WIDE)
     context.close()
+
+
+# The Lesson's steps whose figures hold several panels or long labels (the by-hand maps,
+# the lecture's picture, two targets, cost bars, slicing, the three attentions).
+WIDE_STEPS = (3, 4, 7, 8, 9, 13)
+
+
+def test_the_lessons_wide_figures_read_on_a_phone(app_url, chromium):
+    """At 390×844 each of WIDE_STEPS draws its figure with every plot area at least
+    MIN_PLOT_AREA_PX wide (side by side, some had 63–118 px) and no two of its texts
+    overlapping or past its right edge (the caption's lines had squeezed panel titles
+    into the axis titles above them)."""
+    context = chromium.new_context(viewport=dict(zip(("width", "height"), PHONE, strict=True)))
+    page = context.new_page()
+    for step in WIDE_STEPS:
+        page.goto(f"{app_url}/lesson?step={step}")
+        wait_until_drawn(page, min_charts=1)
+        page.wait_for_timeout(1500)
+        wait_until_drawn(page, min_charts=1)
+        areas = page.evaluate(PLOT_AREAS)
+        assert areas and all(px >= MIN_PLOT_AREA_PX for _, px in areas), (step, areas)
+        charts = zip(page.evaluate(BOXES, TEXTS), page.evaluate(RIGHT_EDGES), strict=True)
+        for boxes, right in charts:
+            assert not _overlaps(boxes), (step, _overlaps(boxes)[:3])
+            assert all(box[2] <= right for box in boxes), (step, [b[4] for b in boxes])
+    context.close()

@@ -6,14 +6,22 @@ numbers to the hover and the table."""
 
 from __future__ import annotations
 
+import itertools
+import json
+
 import numpy as np
 
 from attention.experiments.equal_cost import compare_layouts
 from attention.figures.base.phone import for_phone
 from attention.figures.block import concat_figure
 from attention.figures.heads_off import importance_figure, rollout_figure
+from attention.figures.lesson import for_slides, lecture_figure
+from attention.figures.lesson_by_hand import ingredients_figure
+from attention.figures.lesson_translation import MapPanel, three_attentions_figure
 from attention.figures.real_model import head_grid_figure
 from attention.figures.why_heads_cost import cost_bars
+from attention.teaching.lecture_picture import QUERY, lecture_picture
+from attention.teaching.lesson.by_hand import by_hand
 
 RNG = np.random.default_rng(3)
 TOKENS = ["the", "cat", "sat", "on", "the", "mat"]
@@ -100,3 +108,51 @@ def test_the_phones_importance_and_rollout_maps_write_no_cell_numbers():
     assert all(
         len(line) <= 30 for a in phone["layout"]["annotations"] for line in a["text"].split("<br>")
     )
+
+
+def _rows_apart(layout: dict, names: list[str]) -> bool:
+    """The y axes' domains, top first, each below the one before without overlap."""
+    domains = [layout[name]["domain"] for name in names]
+    return all(low[1] < high[0] for high, low in itertools.pairwise(domains))
+
+
+def test_the_lessons_panels_one_per_row_draw_what_the_row_draws():
+    fit = lecture_picture(0)
+    tokens, query = list(fit.sentence.tokens), list(fit.sentence.tokens).index(QUERY)
+    wide = _plain(lecture_figure(tokens, fit.sentence.embeddings, fit.trace, query))
+    tall = _plain(lecture_figure(tokens, fit.sentence.embeddings, fit.trace, query, columns=1))
+    drawn = [json.dumps([(t["x"], t["y"]) for t in f["data"]]) for f in (wide, tall)]
+    assert drawn[0] == drawn[1]  # as text: the segments' gaps are NaN
+    axes = [f"yaxis{i if i > 1 else ''}" for i in range(1, 6)]
+    assert _rows_apart(tall["layout"], axes)
+    assert tall["layout"]["height"] > 2 * wide["layout"]["height"]
+
+    t = ["a", "b", "c"]
+    maps = [MapPanel(name, RNG.random((3, 3)), t, t) for name in ("self", "causal", "cross")]
+    row = _plain(three_attentions_figure(maps))
+    column = _plain(three_attentions_figure(maps, one_per_row=True))
+    assert [m["z"] for m in row["data"]] == [m["z"] for m in column["data"]]
+    assert _rows_apart(column["layout"], ["yaxis", "yaxis2", "yaxis3"])
+    assert all(column["layout"][f"xaxis{s}"]["domain"] == [0, 1] for s in ("", "2", "3"))
+
+    hand = by_hand(RNG.normal(size=4), RNG.normal(size=(5, 4)), RNG.normal(size=(5, 4)))
+    side = _plain(ingredients_figure(list("abcde"), hand, 1, 0))
+    stacked = _plain(ingredients_figure(list("abcde"), hand, 1, 0, columns=1))
+    assert json.dumps([m["z"] for m in side["data"]]) == json.dumps(
+        [m["z"] for m in stacked["data"]]
+    )
+    assert _rows_apart(stacked["layout"], ["yaxis", "yaxis2"])
+
+
+def test_a_phones_caption_grows_the_figure_not_the_plot():
+    fig = cost_bars(compare_layouts(64, 4, 11, bias=True), 11, upright=True)
+    caption = ["Head Spaces lesson, step 8: a question", "a long setting " * 6]
+
+    def paper(spec: dict) -> float:
+        layout = spec["layout"]
+        return layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+
+    squeezed = _plain(for_slides(fig, caption, caption_chars=30))
+    kept = _plain(for_slides(fig, caption, caption_chars=30, keep_plot=True))
+    assert paper(squeezed) < paper(_plain(fig)) - 40
+    assert abs(paper(kept) - paper(_plain(fig))) <= 1

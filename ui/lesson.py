@@ -348,8 +348,9 @@ def figure(
     if projected is None and view.revealed_figure is not None and phase(text.id) == REVEALED:
         drawn = view.revealed_figure
     lines = [f"Head Spaces lesson, step {number}: {text.title}", setting]
-    chars = PHONE_CAPTION_CHARS if narrow_screen() else CAPTION_CHARS
-    shown = for_slides(drawn, lines, scale, present, chars)
+    phone = narrow_screen()
+    chars = PHONE_CAPTION_CHARS if phone else CAPTION_CHARS
+    shown = for_slides(drawn, lines, scale, present, chars, keep_plot=phone and not present)
     key = f"lesson_view_{text.id}"
     spec = shown.to_dict()
     described = {
