@@ -156,3 +156,14 @@ def test_a_phones_caption_grows_the_figure_not_the_plot():
     kept = _plain(for_slides(fig, caption, caption_chars=30, keep_plot=True))
     assert paper(squeezed) < paper(_plain(fig)) - 40
     assert abs(paper(kept) - paper(_plain(fig))) <= 1
+
+
+def test_the_phones_role_grid_frames_the_maps_without_numbers_above():
+    pooled = RNG.dirichlet(np.ones(6), size=(2, 3, 6))
+    roles = RNG.random((2, 3))
+    wide = _plain(head_grid_figure(pooled, TOKENS, role="x", role_values=roles))["layout"]
+    phone = _plain(head_grid_figure(pooled, TOKENS, role="x", role_values=roles, narrow=True))
+    numbers = {f"{v:.2f}" for v in roles.ravel()}
+    assert numbers <= {a["text"] for a in wide["annotations"]}
+    assert not numbers & {a["text"] for a in phone["layout"]["annotations"]}
+    assert len(phone["layout"]["shapes"]) == len(wide["shapes"])  # every frame still drawn
