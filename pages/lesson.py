@@ -27,7 +27,7 @@ for notice in (lesson.url_notice(), class_notice, live_class.notice()):
         st.info(notice)
 
 n = len(LESSON_STEPS)
-END_TITLE = f"{n + 1}. {lesson_end().title}"
+END_TITLE = f"{n + 1}. {lesson_end().short_title}"
 slides = lesson.step_count()  # the steps, then the last slide
 if student:
     live_student.follow_the_class(code, scenario, LESSON_STEPS)  # stops unless exploring

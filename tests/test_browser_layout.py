@@ -222,12 +222,13 @@ ENTRIES_TOO_WIDE = """() => {
 }"""
 
 
-def test_the_lessons_controls_are_whole_on_a_phone(app_url, chromium):
-    """At 390×844 the Lesson's step picker (on its own line) shows the step's whole
-    title, every entry of its list would fit it too, and the presenter switch's label
-    is whole; nothing of the navigation reaches past the screen. Step 13 has the
-    longest title."""
-    context = chromium.new_context(viewport=dict(zip(("width", "height"), PHONE, strict=True)))
+@pytest.mark.parametrize("window", [PHONE, (1280, 720)])
+def test_the_lessons_controls_are_whole(app_url, chromium, window):
+    """On a phone (the picker on its own line) and beside the sidebar at 1280×720, the
+    Lesson's step picker shows the step's whole title, every entry of its list would
+    fit it too, and the presenter switch's label is whole; nothing of the navigation
+    reaches past the screen. Step 13 has the longest title."""
+    context = chromium.new_context(viewport=dict(zip(("width", "height"), window, strict=True)))
     page = context.new_page()
     page.goto(f"{app_url}/lesson?step=13")
     wait_until_drawn(page, min_charts=1)

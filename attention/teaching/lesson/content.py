@@ -15,10 +15,10 @@ from attention.assets import AssetError, read_toml
 ASSET = "lesson.toml"
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _PAGE = re.compile(r"^pages/[a-z_]+\.py$")
-# The step picker's entry ("13. " and the title) fits its input up to 45 characters on
-# a 390-px phone (320 px; 340 px beside the sidebar at 1280 px); a longer title needs a
-# short one.
-SHORT_TITLE_CHARS = 36
+# The step picker's entry ("13. " and the title) fits its input: 247 px beside the
+# sidebar at 1280 px, about 37 characters (320 px on a 390-px phone); a longer title
+# needs a short one.
+SHORT_TITLE_CHARS = 32
 
 
 @dataclass(frozen=True)
@@ -67,12 +67,7 @@ def parse_steps(raw: dict, source: str) -> tuple[StepText, ...]:
         texts = [step["title"], *notice, step["question"], step["because"], *optional]
         if not all(isinstance(t, str) for t in texts) or not all(texts[:-3]):
             raise AssetError(f"{where} ({step['id']}): every text must be a non-empty string.")
-        short = step.get("short") or step["title"]
-        if len(short) > SHORT_TITLE_CHARS:
-            raise AssetError(
-                f"{where} ({step['id']}): the title needs a short of at most "
-                f"{SHORT_TITLE_CHARS} characters for a phone's step picker."
-            )
+        _check_short(step, f"{where} ({step['id']})")
         parsed.append(
             StepText(
                 step["id"],
@@ -86,6 +81,15 @@ def parse_steps(raw: dict, source: str) -> tuple[StepText, ...]:
             )
         )
     return tuple(parsed)
+
+
+def _check_short(entry: dict, where: str) -> None:
+    """A title longer than SHORT_TITLE_CHARS comes with a short one that is not."""
+    if len(entry.get("short") or entry["title"]) > SHORT_TITLE_CHARS:
+        raise AssetError(
+            f"{where}: the title needs a short of at most {SHORT_TITLE_CHARS} characters "
+            "for the step picker."
+        )
 
 
 @functools.cache
@@ -108,6 +112,12 @@ class LessonEnd:
 
     title: str
     next: tuple[NextPage, ...]
+    short: str = ""  # the title in at most SHORT_TITLE_CHARS, when the title is longer
+
+    @property
+    def short_title(self) -> str:
+        """The title as the step picker shows it: whole, in SHORT_TITLE_CHARS."""
+        return self.short or self.title
 
 
 def parse_end(raw: dict, source: str) -> LessonEnd:
@@ -122,7 +132,11 @@ def parse_end(raw: dict, source: str) -> LessonEnd:
         page, why = entry.get("page"), entry.get("why")
         if not (isinstance(page, str) and _PAGE.match(page) and isinstance(why, str) and why):
             raise AssetError(f"{source}, end.next {index}: needs a page 'pages/x.py' and a why.")
-    return LessonEnd(end["title"], tuple(NextPage(e["page"], e["why"]) for e in pages))
+    if not isinstance(end.get("short", ""), str):
+        raise AssetError(f"{source}: [end]'s short must be a string.")
+    _check_short(end, f"{source}, [end]")
+    next_pages = tuple(NextPage(e["page"], e["why"]) for e in pages)
+    return LessonEnd(end["title"], next_pages, end.get("short", ""))
 
 
 @functools.cache
