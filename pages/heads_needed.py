@@ -8,6 +8,7 @@ import streamlit as st
 from attention.analysis.head_masks import format_heads_off
 from attention.analysis.heads_off import SCORE_VIEWS, focus_rows, rollout_contrast
 from attention.analysis.rollout import attention_rollout
+from attention.figures.base.grid import PAGE_TITLE_CHARS, PHONE_TITLE_CHARS
 from attention.figures.heads_off import importance_figure, rollout_figure, switches_figure
 from attention.figures.tables import head_score_rows, rollout_rows
 from attention.teaching.markdown import literal
@@ -16,6 +17,7 @@ from ui import head_switches as hn
 from ui import url_params
 from ui.charts import show_chart
 from ui.jobs import run_with_progress
+from ui.media import narrow_screen
 from ui.real_model import model_or_stop, run_real
 from ui.sections.head_switch_board import switch_board
 from ui.sections.pruning_curves import pruning_section
@@ -139,7 +141,9 @@ else:
 if values is not None:
     on = mask > 0
     show_chart(
-        importance_figure(values * view.scale, on, view.title, view.cell_format),
+        importance_figure(
+            values * view.scale, on, view.title, view.cell_format, cell_text=not narrow_screen()
+        ),
         key="heads_importance",
         name=f"Importance of each head: {view.title}",
         summary=narration.importance_summary(values, on, view.title, view.value),
@@ -165,7 +169,13 @@ st.caption(
     "Pick the token in the sidebar's focus box; every head on."
 )
 show_chart(
-    rollout_figure(rows, trace.tokens, focus),
+    rollout_figure(
+        rows,
+        trace.tokens,
+        focus,
+        PHONE_TITLE_CHARS if narrow_screen() else PAGE_TITLE_CHARS,
+        cell_text=not narrow_screen(),
+    ),
     key="heads_rollout",
     name="Raw attention and rollout of the focus token, layer by layer",
     summary=narration.rollout_sentence(

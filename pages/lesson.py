@@ -34,7 +34,7 @@ for notice in (lesson.url_notice(), class_notice, live_class.notice()):
         st.info(notice)
 
 n = len(LESSON_STEPS)
-END_TITLE = f"{n + 1}. {lesson_end().title}"
+END_TITLE = f"{n + 1}. {lesson_end().short_title}"
 slides = lesson.step_count()  # the steps, then the last slide
 if student:
     live_student.follow_the_class(code, scenario, LESSON_STEPS)  # stops unless exploring
@@ -58,7 +58,9 @@ def navigation() -> None:
         "Step",
         range(1, slides + 1),
         key=lesson.STEP_KEY,
-        format_func=lambda k: f"{k}. {LESSON_STEPS[k - 1].text.title}" if k <= n else END_TITLE,
+        format_func=lambda k: (
+            f"{k}. {LESSON_STEPS[k - 1].text.short_title}" if k <= n else END_TITLE
+        ),
         label_visibility="collapsed",
     )
     if student:

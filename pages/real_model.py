@@ -78,7 +78,9 @@ def heads_view(trace: ModelTrace, roles: dict[str, np.ndarray], cfg: ModelConfig
         ),
         table=head_score_rows(roles[score_name], score_name),
     )
-    st.caption(narration.grid_note(len(trace.tokens), role, GRID_BLOCKS))
+    st.caption(
+        narration.grid_note(len(trace.tokens), role, GRID_BLOCKS, numbers=not narrow_screen())
+    )
     close_up(trace, roles, layer, head)
     st.header("Look inside one layer")
     st.markdown(narration.head_spaces_link(layer, cfg.heads))

@@ -51,7 +51,7 @@ def same_cost(mha: MultiHeadAttention, n_tokens: int) -> None:
     left, right = st.columns(2)
     with left:
         show_chart(
-            cost_bars(layouts, n_tokens, HALF_PAGE_TITLE_CHARS),
+            cost_bars(layouts, n_tokens, HALF_PAGE_TITLE_CHARS, upright=narrow_screen()),
             "wh_cost_bars",
             name="Parameters and multiply-adds of each layout",
             summary=narration.cost_summary(layouts, n_tokens),

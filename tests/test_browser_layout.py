@@ -151,13 +151,25 @@ PHONE_GRIDS = {
 MIN_PANEL_PX = 195
 PLOT_WIDTH = """(key) => document.querySelector(`.st-key-${key} .js-plotly-plot`)
     ._fullLayout.xaxis._length"""
+# Every plot's narrowest plot area (a subplot's drag rectangle, .nsewdrag, as drawn) on a
+# phone, with the key of the element holding its chart: a colour bar or a legend at the
+# side, long tick labels or panels side by side left 72–122 px to some.
+MIN_PLOT_AREA_PX = 190
+PLOT_AREAS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(plot => {
+    const holder = plot.closest('[class*="st-key-"]');
+    const key = holder && Array.from(holder.classList).find(c => c.startsWith('st-key-'));
+    const widths = Array.from(plot.querySelectorAll('.nsewdrag'))
+        .map(rect => rect.getBoundingClientRect().width);
+    return [key, Math.min(...widths)];
+})"""
 
 
 @pytest.mark.parametrize("view", PHONE_VIEWS)
 def test_every_page_reads_on_a_phone(app_url, chromium, view):
     """At 390×844 no page scrolls sideways, no two texts of a chart overlap (panel titles
     included) or run past its right edge, no chart text is smaller than LEGIBLE_PX, and
-    the grids' panels are at least MIN_PANEL_PX wide.
+    the grids' panels are at least MIN_PANEL_PX wide, and every plot area at least
+    MIN_PLOT_AREA_PX.
     The page learns the width after its first run (ui.media.narrow_screen) and lays the
     grids out again, one panel per row (side-by-side panels stacked): wait for that
     second layout."""
@@ -179,4 +191,79 @@ def test_every_page_reads_on_a_phone(app_url, chromium, view):
     assert not small, small[:5]
     for key in PHONE_GRIDS.get(view, []):
         assert page.evaluate(PLOT_WIDTH, key) >= MIN_PANEL_PX, key
+    narrow = [(key, round(px)) for key, px in page.evaluate(PLOT_AREAS) if px < MIN_PLOT_AREA_PX]
+    assert not narrow, narrow
+    context.close()
+
+
+# In the Lesson's navigation row: elements holding text that is cut (wider than their box, as
+# the picker's input and the switch's label were beside each other) or that reach past
+# the screen's edges.
+CUT_IN_NAVIGATION = """() => Array.from(document.querySelectorAll('.st-key-lesson_nav *'))
+    .filter(el => {
+        const box = el.getBoundingClientRect();
+        if (!box.width || !(el.value || el.textContent).trim()) return false;
+        const cut = el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1;
+        return cut || box.left < -0.5 || box.right > innerWidth + 0.5;
+    })
+    .map(el => [el.tagName, (el.value || el.textContent).slice(0, 40)])"""
+# The picker's entries (its open list) wider than its input's text room, measured in the
+# input's own font: each would be cut when chosen.
+ENTRIES_TOO_WIDE = """() => {
+    const input = document.querySelector('.st-key-lesson_nav input[role="combobox"]');
+    const style = getComputedStyle(input);
+    const room = input.clientWidth - parseFloat(style.paddingLeft)
+        - parseFloat(style.paddingRight);
+    const pen = document.createElement('canvas').getContext('2d');
+    pen.font = style.font;
+    return Array.from(document.querySelectorAll('[role="option"]'))
+        .map(option => [option.textContent, pen.measureText(option.textContent).width, room])
+        .filter(([, width]) => width > room);
+}"""
+
+
+@pytest.mark.parametrize("window", [PHONE, (1280, 720)])
+def test_the_lessons_controls_are_whole(app_url, chromium, window):
+    """On a phone (the picker on its own line) and beside the sidebar at 1280×720, the
+    Lesson's step picker shows the step's whole title, every entry of its list would
+    fit it too, and the presenter switch's label is whole; nothing of the navigation
+    reaches past the screen. Step 13 has the longest title."""
+    context = chromium.new_context(viewport=dict(zip(("width", "height"), window, strict=True)))
+    page = context.new_page()
+    page.goto(f"{app_url}/lesson?step=13")
+    wait_until_drawn(page, min_charts=1)
+    page.wait_for_timeout(1500)
+    wait_until_drawn(page, min_charts=1)
+    assert page.locator(".st-key-lesson_nav [data-testid='stCheckbox']").inner_text() == "Presenter"
+    assert not page.evaluate(CUT_IN_NAVIGATION), page.evaluate(CUT_IN_NAVIGATION)[:5]
+    page.locator(".st-key-lesson_nav input[role='combobox']").click()
+    page.wait_for_selector("[role='option']")
+    assert page.locator("[role='option']").count() == 15
+    assert not page.evaluate(ENTRIES_TOO_WIDE)
+    context.close()
+
+
+# The Lesson's steps whose figures hold several panels or long labels (the by-hand maps,
+# the lecture's picture, two targets, cost bars, slicing, the three attentions).
+WIDE_STEPS = (3, 4, 7, 8, 9, 13)
+
+
+def test_the_lessons_wide_figures_read_on_a_phone(app_url, chromium):
+    """At 390×844 each of WIDE_STEPS draws its figure with every plot area at least
+    MIN_PLOT_AREA_PX wide (side by side, some had 63–118 px) and no two of its texts
+    overlapping or past its right edge (the caption's lines had squeezed panel titles
+    into the axis titles above them)."""
+    context = chromium.new_context(viewport=dict(zip(("width", "height"), PHONE, strict=True)))
+    page = context.new_page()
+    for step in WIDE_STEPS:
+        page.goto(f"{app_url}/lesson?step={step}")
+        wait_until_drawn(page, min_charts=1)
+        page.wait_for_timeout(1500)
+        wait_until_drawn(page, min_charts=1)
+        areas = page.evaluate(PLOT_AREAS)
+        assert areas and all(px >= MIN_PLOT_AREA_PX for _, px in areas), (step, areas)
+        charts = zip(page.evaluate(BOXES, TEXTS), page.evaluate(RIGHT_EDGES), strict=True)
+        for boxes, right in charts:
+            assert not _overlaps(boxes), (step, _overlaps(boxes)[:3])
+            assert all(box[2] <= right for box in boxes), (step, [b[4] for b in boxes])
     context.close()

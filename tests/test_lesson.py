@@ -15,7 +15,7 @@ import streamlit as st
 from attention.core.cost import attention_cost
 from attention.figures.base.palette import HEAD_COLORS
 from attention.models.translation import EXAMPLES
-from attention.teaching.lesson.content import lesson_text, parse_steps
+from attention.teaching.lesson.content import lesson_text, parse_end, parse_steps
 from attention.teaching.lesson.quiz import choice_quiz
 from attention.teaching.markdown import literal
 from attention.teaching.playground import head_trace
@@ -271,11 +271,24 @@ def test_the_words_file_is_validated_on_load():
         ({**good, "id": "Bad id"}, "not a new lower-case name"),
         ({**good, "notice": []}, "1 to 4 sentences"),
         ({k: v for k, v in good.items() if k != "because"}, "missing because"),
+        ({**good, "title": "A question much longer than the step picker holds?"}, "a short"),
+        (
+            {**good, "title": "A long question?" * 3, "short": "Still far too long for it?" * 2},
+            "short",
+        ),
     ]:
         with pytest.raises(ValueError, match=message):
             parse_steps({"step": [bad]}, "x.toml")
     with pytest.raises(ValueError, match="not a new"):
         parse_steps({"step": [good, good]}, "x.toml")
+    end = {"title": "The last slide's title, longer than the picker holds", "next": []}
+    end["next"] = [{"page": "pages/home.py", "why": "w"}]
+    with pytest.raises(ValueError, match="short"):
+        parse_end({"end": end}, "x.toml")
+    assert parse_end({"end": {**end, "short": "The end"}}, "x.toml").short_title == "The end"
+    long = {**good, "title": "A question much longer than the step picker holds?", "short": "S?"}
+    assert parse_steps({"step": [long]}, "x.toml")[0].short_title == "S?"
+    assert parse_steps({"step": [good]}, "x.toml")[0].short_title == "T"
 
 
 def test_a_quiz_always_holds_its_answer_once_and_varies_its_place():

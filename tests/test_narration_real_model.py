@@ -30,6 +30,8 @@ def test_grid_note_says_pooling_only_past_the_blocks_and_names_the_role():
     assert "Your text has 40 tokens, so each small map is simplified to 32 × 32 blocks" in pooled
     assert f"blocks of about {40 / 32:.1f} tokens" in pooled
     assert "each head's “[CLS]” score" in pooled
+    phone = narration.grid_note(20, "[CLS]", 32, numbers=False)
+    assert "numbers above" not in phone and "“[CLS]” score" in phone and "table" in phone
 
 
 def test_role_scores_list_every_share_and_the_even_entropy():

@@ -14,6 +14,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from attention.figures.base.grid import figure
+from attention.figures.base.phone import for_phone
 from attention.figures.drawn_tables import MAX_COLUMNS, MAX_ROWS, cut_parts, figure_rows, frame_rows
 from attention.teaching.markdown import literal
 from attention.teaching.narration.charts import table_cut_note
@@ -64,7 +65,7 @@ def show_chart(
         target = target.container()  # one block: a placeholder holds the chart and its text
     st.session_state[_CHART_SENT] = True
     if narrow_screen():
-        fig = _legend_below(fig)
+        fig = for_phone(fig)
     event = target.plotly_chart(
         fig, key=key, width="stretch", config=CHART_CONFIG, theme=None, alt=name, **kwargs
     )
@@ -83,22 +84,6 @@ def show_chart(
 # Characters with a meaning inside a markdown table cell (inline markup, HTML, math,
 # the cell separator); a column name holding none renders as it reads.
 _INLINE_MARKUP = re.compile(r"[\\`*_\[\]<>&~$|]")
-
-
-def _legend_below(fig: go.Figure) -> go.Figure:
-    """A copy of `fig` with a legend that stood beside the plot laid under it instead: on
-    a phone a side legend took most of the width (64 px were left to one plot)."""
-    legend = fig.layout.legend
-    shown = fig.layout.showlegend is not False and any(
-        trace.showlegend is not False for trace in fig.data
-    )
-    if not shown or legend.orientation == "h":
-        return fig
-    fig = go.Figure(fig)
-    fig.update_layout(
-        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.25, "yanchor": "top"}
-    )
-    return fig
 
 
 def _plain(table: TableRows) -> pd.DataFrame:

@@ -316,14 +316,15 @@ def presenter_style() -> None:
 
 NAVIGATION_KEY = "lesson_nav"
 # On a phone Streamlit stacks columns one per line: the step, Back, Next, the picker and
-# the presenter switch took 280 of 844 px. Under 640 px they wrap in two lines instead:
-# the step with Back and Next, then the picker with the switch.
+# the presenter switch took 280 of 844 px. Under 640 px they wrap instead: the step with
+# Back and Next, then the picker across the whole width (beside the switch it cut every
+# title), then the switch (beside the picker its label was cut to "Prese…").
 PHONE_NAVIGATION_CSS = """<style>
 @media (max-width: 640px) {
 .st-key-lesson_nav [data-testid="stHorizontalBlock"] {flex-wrap: wrap; row-gap: 0.5rem;}
 .st-key-lesson_nav [data-testid="stColumn"] {min-width: 0 !important; width: auto !important;
   flex: 1 1 26% !important;}
-.st-key-lesson_nav [data-testid="stColumn"]:nth-child(4) {flex-basis: 55% !important;}
+.st-key-lesson_nav [data-testid="stColumn"]:nth-child(n+4) {flex-basis: 100% !important;}
 }
 </style>"""
 
@@ -347,8 +348,9 @@ def figure(
     if projected is None and view.revealed_figure is not None and phase(text.id) == REVEALED:
         drawn = view.revealed_figure
     lines = [f"Head Spaces lesson, step {number}: {text.title}", setting]
-    chars = PHONE_CAPTION_CHARS if narrow_screen() else CAPTION_CHARS
-    shown = for_slides(drawn, lines, scale, present, chars)
+    phone = narrow_screen()
+    chars = PHONE_CAPTION_CHARS if phone else CAPTION_CHARS
+    shown = for_slides(drawn, lines, scale, present, chars, keep_plot=phone and not present)
     key = f"lesson_view_{text.id}"
     spec = shown.to_dict()
     described = {

@@ -18,7 +18,7 @@ from attention.experiments.training.summary import layout_facts
 from attention.experiments.training.task import TASK_TEXTS
 from attention.experiments.training.train import TrainingConfig
 from attention.figures.attention_maps import attention_grid, block_labels
-from attention.figures.base.grid import PAGE_TITLE_CHARS
+from attention.figures.base.grid import PAGE_TITLE_CHARS, PHONE_TITLE_CHARS
 from attention.figures.base.text import safe_label
 from attention.figures.block import head_reads_figure
 from attention.figures.block_rank_collapse import rank_collapse_figure
@@ -67,6 +67,7 @@ from attention.teaching.playground import playground_from_fit
 from ui import block_data, data, why_heads
 from ui.cache_policy import PER_USER_TTL
 from ui.lesson import PRESENTER_FONT_SCALE, Control, LessonStep
+from ui.media import narrow_screen
 from ui.playground import draw, keep_in_session, moved_heads
 from ui.real_model import minilm_reads, pretrained_model, run_real
 from ui.scenario import D_MODEL_CHOICES, Scenario, carry_focus
@@ -142,7 +143,7 @@ def _by_hand(scenario: Scenario, head: object) -> StepView:
     h, trace = int(head) - 1, run.trace
     hand = by_hand(trace.q[h, toy.focus], trace.k[h], trace.v[h])
     figures = (
-        ingredients_figure(run.tokens, hand, toy.focus, h),
+        ingredients_figure(run.tokens, hand, toy.focus, h, columns=1 if narrow_screen() else 2),
         arithmetic_figure(run.tokens, hand, toy.focus, h),
     )
     return by_hand_step(run.tokens, hand, h, toy.focus, figures, _setting(toy))
@@ -203,7 +204,7 @@ def _two_targets(scenario: Scenario, target: object) -> StepView:
     if a == b:
         a = 1 if len(run.tokens) > 1 else 0
     result = why_heads.two_targets(run.x, toy.focus, a, b, toy.seed)
-    figure = two_target_figure(run.tokens, result)
+    figure = two_target_figure(run.tokens, result, columns=1 if narrow_screen() else 2)
     return two_targets_step(
         run.tokens,
         toy.focus,
@@ -229,7 +230,7 @@ def _cost(scenario: Scenario, heads: object) -> StepView:
     toy = _toy(scenario, heads=int(heads), d_head=0, full=False)
     n = len(data.run(toy).tokens)
     layouts = compare_layouts(toy.d_model, toy.heads, n)
-    figure = cost_bars(layouts, n)
+    figure = cost_bars(layouts, n, upright=narrow_screen())
     rows = [(row.label, row.cost.params, row.cost.macs) for row in layouts]
     view = cost_step(rows, n, figure, _setting(toy))
     facts = {**view.facts, "d_model": toy.d_model, "d_head": layouts[0].d_head}
@@ -265,9 +266,13 @@ def _training_progress(config: TrainingConfig, seed: int) -> None:
 def _slicing(scenario: Scenario, heads: object) -> StepView:
     toy = _toy(scenario, heads=int(heads), d_head=0, full=False)
     w_q = data.run(toy).mha.w_q
-    # two panels side by side in the presenter's part of the screen, at its larger type
-    chars = round(PAGE_TITLE_CHARS / PRESENTER_FONT_SCALE)
-    figure = slicing_figure(*slicing_matrices(w_q), len(w_q), title_chars=chars)
+    # two panels side by side in the presenter's part of the screen, at its larger type;
+    # one above the other on a phone
+    phone = narrow_screen()
+    chars = PHONE_TITLE_CHARS if phone else round(PAGE_TITLE_CHARS / PRESENTER_FONT_SCALE)
+    figure = slicing_figure(
+        *slicing_matrices(w_q), len(w_q), title_chars=chars, columns=1 if phone else 2
+    )
     return slicing_step(own_slice_share(w_q), toy.d_model, figure, _setting(toy))
 
 
@@ -390,7 +395,9 @@ def _lecture(scenario: Scenario, seed: object) -> StepView:
     tokens = list(fit.sentence.tokens)
     query = tokens.index(QUERY)
     targets = (tokens.index(TARGETS[0]), tokens.index(TARGETS[1]))
-    figure = lecture_figure(tokens, fit.sentence.embeddings, fit.trace, query)
+    figure = lecture_figure(
+        tokens, fit.sentence.embeddings, fit.trace, query, columns=1 if narrow_screen() else 3
+    )
     setting = f"“{fit.sentence.text}” · d_model 2 · 2 heads of 2 · weights fitted from seed {seed}"
     weights = fit.trace.weights[:, query]
     return lecture_step(
@@ -475,7 +482,7 @@ def _translation(scenario: Scenario, index: object) -> StepView:
         allowed[decoder],
         choose_pronoun(trace),
         tuple(w.text for w in YOU_PRONOUNS),
-        three_attentions_figure(panels),
+        three_attentions_figure(panels, one_per_row=narrow_screen()),
         setting,
     )
 

@@ -35,6 +35,7 @@ from attention.figures.base.palette import (
     WEIGHT_AXIS,
     head_color,
 )
+from attention.figures.base.phone import BAR_BELOW
 from attention.figures.base.segments import weighted_segments
 from attention.figures.base.text import safe_label, unique_labels
 from attention.geometry.pooling import pool_blocks
@@ -51,18 +52,9 @@ _MAP_GUTTER = 0.12  # space between two maps of a row, per map width
 _TITLE_PX = 30  # room for a map's one-line title above it
 
 
-_BAR_BELOW = {  # a colour bar lying along the figure's bottom edge, "weight" above it
-    "orientation": "h",
-    "x": 0,
-    "xanchor": "left",
-    "y": 0,
-    "yref": "container",
-    "yanchor": "bottom",
-    "len": 160,  # px: readable under the narrowest grid too
-    "lenmode": "pixels",
-    "thickness": 12,
-    "ypad": 4,
-    # Beside the bar, not above it: a title on top of a horizontal bar is drawn over it.
+_BAR_BELOW = {  # "weight" beside the bar: a title on top of a horizontal bar is drawn over it
+    **BAR_BELOW,
+    "len": 160,  # px, the title's share included
     "title": {**WEIGHT_AXIS["colorbar"]["title"], "side": "right"},
 }
 

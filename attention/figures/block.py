@@ -65,23 +65,29 @@ def _value_heatmap(
     }
 
 
+_STACKED_GAP_PX = 110  # between the two maps one above the other: the upper's axis title
+
+
 def concat_figure(
-    tokens: list[str], concat: np.ndarray, update: np.ndarray, n_heads: int
+    tokens: list[str], concat: np.ndarray, update: np.ndarray, n_heads: int, columns: int = 2
 ) -> go.Figure:
     """Left: each token's concatenated head outputs (n, h·d_head), one coloured band per
-    head on top. Right: the same rows after W_O (n, d_model): the update to the stream."""
+    head on top. Right: the same rows after W_O (n, d_model): the update to the stream.
+    `columns` = 1 puts the update below, each map as wide as the figure (a phone)."""
     check_shape("concat", concat, (len(tokens), None))
     check_shape("update", update, (len(tokens), None))
     labels = unique_labels(tokens)
     width = concat.shape[1]
     d_head = width // n_heads
     plot_px = _rows_px(len(tokens))
-    columns = [f"head {c // d_head + 1} · {c % d_head + 1}" for c in range(width)]
+    names = [f"head {c // d_head + 1} · {c % d_head + 1}" for c in range(width)]
     features = list(range(1, update.shape[1] + 1))
     colors = signed_axis(concat, update, title="value", on_trace=True)
-    (left, right), layout = grid(2, 2, h_gap=0.06)
+    stacked = columns == 1
+    paper_px = 2 * plot_px + _STACKED_GAP_PX if stacked else plot_px
+    (left, right), layout = grid(2, columns, h_gap=0.06, v_gap=_STACKED_GAP_PX / paper_px)
     data = [  # one colour bar for both: they share the scale
-        left.place(_value_heatmap(concat, columns, labels, "column", colors, "heads concatenated")),
+        left.place(_value_heatmap(concat, names, labels, "column", colors, "heads concatenated")),
         right.place(_value_heatmap(update, features, labels, "feature", colors, "update by W_O")),
     ]
     data[1]["showscale"] = False
@@ -94,7 +100,7 @@ def concat_figure(
                 "type": "rect",
                 "yref": "paper",
                 "y0": 1.0,
-                "y1": 1.0 + BAND_PX / plot_px,
+                "y1": 1.0 + BAND_PX / paper_px,
                 "fillcolor": head_color(h),
                 "line": {"width": 0},
                 "label": {"text": str(h + 1), "font": {"color": _text_on(head_color(h))}},
@@ -117,10 +123,12 @@ def concat_figure(
     )  # short lines: the two titles keep apart in a phone's 390-px window
     layout[right.xaxis].update(title={"text": f"× W_O →<br>update: {update.shape[1]}<br>numbers"})
     layout[left.yaxis].update(rows, title={"text": "token"})
-    layout[right.yaxis].update(rows, showticklabels=False)
+    layout[right.yaxis].update(rows, showticklabels=stacked)
+    if stacked:  # below the concatenation, the update's rows name their tokens too
+        layout[right.yaxis].update(title={"text": "token"})
     layout.update(
         shapes=shapes,
-        height=plot_px + 40 + BAND_PX + 90,
+        height=paper_px + 40 + BAND_PX + 90,
         margin={"l": 10, "r": 10, "t": 40 + BAND_PX, "b": 90},
         font={"size": FONT_SIZE},
     )

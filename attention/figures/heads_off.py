@@ -11,11 +11,14 @@ from attention.figures.attention_maps import MAX_GRID_CELLS
 from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     MARGIN,
+    PAGE_TITLE_CHARS,
+    TITLE_LINE_PX,
     figure,
     framed_layout,
     grid,
     horizontal_line,
     line_label,
+    title_lines,
     vertical_line,
 )
 from attention.figures.base.palette import (
@@ -94,11 +97,12 @@ def switches_figure(mask: np.ndarray) -> go.Figure:
 
 
 def importance_figure(
-    values: np.ndarray, on: np.ndarray, title: str, cell_format: str
+    values: np.ndarray, on: np.ndarray, title: str, cell_format: str, cell_text: bool = True
 ) -> go.Figure:
     """A (layers, heads) importance map on the diverging scale (blue = the score drops
     when the head is off, red = it rises); heads already off are left blank. Each cell
-    shows its value (d3 `cell_format`, e.g. ".3f")."""
+    shows its value (d3 `cell_format`, e.g. ".3f") unless `cell_text` is False (a phone:
+    12 values across ran into each other; the hover and the table still give them)."""
     check_shape("values", values, (None, None))
     check_shape("on", on, np.shape(values))
     values = np.asarray(values, dtype=np.float64)
@@ -115,8 +119,11 @@ def importance_figure(
             "xgap": 2,
             "ygap": 2,
             "hoverongaps": False,
-            "texttemplate": f"%{{z:{cell_format}}}",
-            "textfont": {"size": FONT_SIZE - 4},
+            **(
+                {"texttemplate": f"%{{z:{cell_format}}}", "textfont": {"size": FONT_SIZE - 4}}
+                if cell_text
+                else {}
+            ),
             "hovertemplate": f"layer %{{y}} · head %{{x}}<br>{title}: %{{z:{cell_format}}}"
             "<extra></extra>",
         }
@@ -124,10 +131,18 @@ def importance_figure(
     return figure(data, _layer_head_layout(layers, heads, extra_px=100))
 
 
-def rollout_figure(rows: np.ndarray, tokens: list[str], focus: int) -> go.Figure:
+def rollout_figure(
+    rows: np.ndarray,
+    tokens: list[str],
+    focus: int,
+    title_chars: int = PAGE_TITLE_CHARS,
+    cell_text: bool = True,
+) -> go.Figure:
     """Two maps on the shared 0–1 weight scale, layers × key tokens: the focus token's
     raw attention (mean over heads) in each layer, and its rollout in each layer. The
-    focus token's own column is framed."""
+    focus token's own column is framed. `title_chars` as in grid.grid; up to 16 tokens
+    each cell shows its weight unless `cell_text` is False (a phone: they ran into each
+    other; the hover and the table still give them)."""
     check_shape("rows", rows, (2, None, len(tokens)))
     kinds, layers, n = np.shape(rows)
     labels = unique_labels(tokens)
@@ -140,6 +155,7 @@ def rollout_figure(rows: np.ndarray, tokens: list[str], focus: int) -> go.Figure
             f"rollout of “{focus_label}”: where its vector comes from",
         ],
         v_gap=0.16,
+        title_chars=title_chars,
     )
     names = [f"layer {layer + 1}" for layer in range(layers)]
     data, shapes = [], []
@@ -155,7 +171,7 @@ def rollout_figure(rows: np.ndarray, tokens: list[str], focus: int) -> go.Figure
             "hovertemplate": f"%{{y}} · {what}<br>{focus_label} → %{{x}}: %{{z:.3f}}"
             "<extra></extra>",
         }
-        if n <= 16:
+        if n <= 16 and cell_text:
             trace.update(texttemplate="%{z:.2f}", textfont={"size": FONT_SIZE - 4})
         data.append(panel.place(trace))
         layout[panel.xaxis].update(type="category", showticklabels=n <= MAX_GRID_CELLS)
@@ -172,11 +188,12 @@ def rollout_figure(rows: np.ndarray, tokens: list[str], focus: int) -> go.Figure
                 "line": {"color": FOCUS_COLOR, "width": 2},
             }
         )
+    top_lines = title_lines(layout["annotations"][0]["text"])  # the top map's title
     layout.update(
         shapes=shapes,
         coloraxis=WEIGHT_AXIS,
         height=2 * (layers * 34 + 60) + 120,
-        margin={**MARGIN, "l": 80, "t": 40, "b": 30},
+        margin={**MARGIN, "l": 80, "t": 18 + TITLE_LINE_PX * top_lines, "b": 30},
         font={"size": FONT_SIZE},
         plot_bgcolor="white",
     )

@@ -31,14 +31,20 @@ from attention.figures.base.points import (
 from attention.figures.base.segments import weighted_segments
 from attention.figures.base.text import safe_label
 
+_LECTURE_ROW_PX = 360  # one row of the lecture's panels
+_LECTURE_GAP_PX = 142  # between two rows: a two-line title under the ticks of the panel above
+_LECTURE_EDGES_PX = 70  # the figure's top and bottom margins
+
 
 def lecture_figure(
-    tokens: list[str], x: np.ndarray, trace: AttentionTrace, query: int
+    tokens: list[str], x: np.ndarray, trace: AttentionTrace, query: int, columns: int = 3
 ) -> go.Figure:
     """The lecture's picture with nothing projected: 2-D tokens, then per head its queries
     (●) and keys (◇) as the engine computes them, the query token's lines to the keys as
     wide as its weights, and beside them the head's values (■) with the query's output
-    (★), the weighted sum of the values. Every coordinate is the model's own."""
+    (★), the weighted sum of the values. Every coordinate is the model's own. `columns`
+    = 1 draws one panel per row (a phone); the marks' key then has no free cell and the
+    panel titles name the marks."""
     check_shape("x", x, (len(tokens), 2))
     check_shape("trace.weights", trace.weights, (None, len(tokens), len(tokens)))
     labels = [safe_label(t) for t in tokens]
@@ -47,8 +53,13 @@ def lecture_figure(
     for h in range(heads):
         titles += [f"head {h + 1}: query ●, keys ◇", f"head {h + 1}: values ■, ★"]
     colors = [None] + [head_color(h) for h in range(heads) for _ in range(2)]
+    rows = -(-len(titles) // columns)
+    height = rows * _LECTURE_ROW_PX + 60
     # v_gap: a two-line title under the ticks of the panel above, at a projector's 1.3×
-    panels, layout = grid(len(titles), 3, titles, colors, h_gap=0.05, v_gap=0.2, equal_aspect=True)
+    v_gap = _LECTURE_GAP_PX / (height - _LECTURE_EDGES_PX)
+    panels, layout = grid(
+        len(titles), columns, titles, colors, h_gap=0.05, v_gap=v_gap, equal_aspect=True
+    )
     data = [
         panels[0].place(
             points_trace(
@@ -106,7 +117,7 @@ def lecture_figure(
         layout[panel.xaxis].update(zeroline=False, showgrid=True, gridcolor="#EEEEEE")
         layout[panel.yaxis].update(zeroline=False, showgrid=True, gridcolor="#EEEEEE")
     layout.update(
-        height=2 * 360 + 60,
+        height=height,
         font={"size": FONT_SIZE},
         plot_bgcolor="white",
         showlegend=False,
@@ -189,10 +200,13 @@ def for_slides(
     font_scale: float = 1.0,
     fill_height: bool = False,
     caption_chars: int = CAPTION_CHARS,
+    keep_plot: bool = False,
 ) -> go.Figure:
     """`fig` with the `caption` lines written small inside it, at the top (escaped: they
     hold the user's sentence) in lines of at most `caption_chars`, fonts × `font_scale`,
-    and with `fill_height` no fixed height (the page's container decides it)."""
+    and with `fill_height` no fixed height (the page's container decides it). With
+    `keep_plot` the figure grows by the caption's room instead of its plot shrinking (a
+    phone: the caption's many short lines squeezed the panels' gaps until titles met)."""
     spec = fig.to_dict()
     layout = dict(spec.get("layout", {}))  # the figure's own dicts stay as they were
     layout["font"] = {"size": PLOTLY_DEFAULT_FONT, **layout.get("font", {})}
@@ -219,6 +233,9 @@ def for_slides(
     room += _panel_titles_px(layout)
     margin = layout.get("margin", {})
     layout["margin"] = {**margin, "t": round(max(margin.get("t", 80), room))}
+    if keep_plot:
+        grown = layout["margin"]["t"] - margin.get("t", 80)
+        layout["height"] = layout.get("height", 450) + grown
     legend = layout.get("legend", {})
     if legend.get("yref") == "container" and legend.get("y", 0) > 0.5:
         # A legend at the figure's top would sit on the caption: it goes to the bottom,

@@ -17,9 +17,15 @@ SHOWN_COORDS = 2  # coordinates of each value written in the table (all are in t
 WINNER_FILL = "#DCEAF7"
 
 
-def ingredients_figure(tokens: list[str], hand: ByHand, focus: int, head: int) -> go.Figure:
+_STACKED_GAP_PX = 130  # between the maps one above the other: ticks, axis title, title
+
+
+def ingredients_figure(
+    tokens: list[str], hand: ByHand, focus: int, head: int, columns: int = 2
+) -> go.Figure:
     """Heatmaps of the query of `tokens[focus]` (top row) above every key, and beside
-    them every value: the numbers a student multiplies, with no score or weight drawn."""
+    them every value: the numbers a student multiplies, with no score or weight drawn.
+    `columns` = 1 puts the values below, each map as wide as the figure (a phone)."""
     n, d_head = hand.keys.shape
     keys = unique_labels(tokens)
     query_row = f"query of {safe_label(tokens[focus])}"
@@ -28,16 +34,24 @@ def ingredients_figure(tokens: list[str], hand: ByHand, focus: int, head: int) -
     left = np.vstack([hand.query[None], blank, hand.keys])
     right = np.vstack([blank, blank, hand.values])
     titles = [f"head {head + 1}: query and keys", f"head {head + 1}: values"]
+    stacked = columns == 1
+    maps_px = 28 * (n + 2) * (2 if stacked else 1) + (_STACKED_GAP_PX if stacked else 0)
     panels, layout = grid(
-        2, 2, titles, [head_color(head)] * 2, h_gap=0.06, title_chars=HALF_PAGE_TITLE_CHARS
+        2,
+        columns,
+        titles,
+        [head_color(head)] * 2,
+        h_gap=0.06,
+        v_gap=_STACKED_GAP_PX / (maps_px + 50),
+        title_chars=HALF_PAGE_TITLE_CHARS,
     )
-    columns = list(range(1, d_head + 1))
+    coordinates = list(range(1, d_head + 1))
     data = [
         panel.place(
             {
                 "type": "heatmap",
                 "z": z,
-                "x": columns,
+                "x": coordinates,
                 "y": rows,
                 "coloraxis": "coloraxis",
                 "hoverongaps": False,
@@ -49,10 +63,10 @@ def ingredients_figure(tokens: list[str], hand: ByHand, focus: int, head: int) -
     for panel in panels:
         layout[panel.xaxis].update(title={"text": f"coordinate (1–{d_head})"}, showgrid=False)
         layout[panel.yaxis].update(autorange="reversed", type="category", showgrid=False)
-    layout[panels[1].yaxis].update(showticklabels=False)
+    layout[panels[1].yaxis].update(showticklabels=stacked)  # beside: the left's labels
     layout.update(
         coloraxis=signed_axis(hand.query, hand.keys, hand.values, title="number"),
-        height=120 + 28 * (n + 2),
+        height=120 + maps_px,
         font={"size": FONT_SIZE},
         plot_bgcolor="white",
         margin={"l": 10, "r": 10, "t": 60, "b": 10},

@@ -28,13 +28,27 @@ class MapPanel:
     allowed: np.ndarray | None = None  # (n_q, n_k), True = may attend
 
 
-def three_attentions_figure(panels: list[MapPanel], height: int = 330) -> go.Figure:
+ROW_GAP_PX = 100  # between maps one above the other: the keys above, the title below
+
+
+def three_attentions_figure(
+    panels: list[MapPanel], height: int = 330, one_per_row: bool = False
+) -> go.Figure:
     """The panels in one row, one weight colour scale from 0 to 1, queries down the side
-    of each map and keys under it; a blocked cell is grey, not white (weight 0 allowed)."""
-    width = (1 - GAP * (len(panels) - 1)) / len(panels)
+    of each map and keys under it; a blocked cell is grey, not white (weight 0 allowed).
+    `one_per_row` puts them one above the other, each row `height` high (a phone)."""
+    columns = 1 if one_per_row else len(panels)
+    rows = len(panels) // columns
+    width = (1 - GAP * (columns - 1)) / columns
+    margin = {**MARGIN, "t": 44, "b": 70, "l": 60}
+    total = height + (rows - 1) * (height - margin["t"] - margin["b"] + ROW_GAP_PX)
+    row_gap = ROW_GAP_PX / (total - margin["t"] - margin["b"])
+    tall = (1 - row_gap * (rows - 1)) / rows
     data, annotations, shapes = [], [], []
-    layout: dict = {"height": height, "margin": {**MARGIN, "t": 44, "b": 70, "l": 60}}
+    layout: dict = {"height": total, "margin": margin}
     for i, panel in enumerate(panels):
+        row, col = divmod(i, columns)
+        top = 1.0 - row * (tall + row_gap)
         n_q, n_k = len(panel.query_tokens), len(panel.key_tokens)
         check_shape("weights", panel.weights, (n_q, n_k))
         z = np.asarray(panel.weights, dtype=np.float64)
@@ -42,7 +56,7 @@ def three_attentions_figure(panels: list[MapPanel], height: int = 330) -> go.Fig
             check_shape("allowed", panel.allowed, (n_q, n_k))
             z = np.where(panel.allowed, z, np.nan)
         suffix = "" if i == 0 else str(i + 1)
-        start = i * (width + GAP)
+        start = col * (width + GAP)
         data.append(
             {
                 "type": "heatmap",
@@ -72,12 +86,13 @@ def three_attentions_figure(panels: list[MapPanel], height: int = 330) -> go.Fig
             "ticktext": queries,
             "autorange": "reversed",
             "anchor": f"x{suffix}",
+            **({"domain": [top - tall, top]} if one_per_row else {}),
         }
         annotations.append(
             {
                 "text": safe_label(panel.title, 40),
                 "x": start + width / 2,
-                "y": 1.0,
+                "y": top,
                 "xref": "paper",
                 "yref": "paper",
                 "yanchor": "bottom",

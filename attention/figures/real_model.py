@@ -55,7 +55,8 @@ def head_grid_figure(
     `selected` (0-based layer, head) gets a frame in its head's colour; `role_values`
     (layers, heads) frames every map in a colour scale running from 0 to the largest
     head's value and writes the value above the map. `narrow` (a phone, ~20 px a map)
-    labels the columns with bare head numbers and says so in the axis title."""
+    labels the columns with bare head numbers and says so in the axis title, and leaves
+    the role values to the table (written above maps that narrow, they ran together)."""
     m = min(len(tokens), np.shape(pooled)[-1])
     check_shape("pooled", pooled, (None, None, m, m))
     if role_values is not None:
@@ -85,7 +86,7 @@ def head_grid_figure(
             "tickfont": {"color": "#1A1A1A"},
         },
     }
-    role_px = 0 if role_values is None else _ROLE_TEXT_PX
+    role_px = 0 if role_values is None or narrow else _ROLE_TEXT_PX
     layout.update(
         annotations=[
             {
@@ -122,7 +123,8 @@ def head_grid_figure(
         }
     ]
     if role_values is not None:
-        data.append(_mark_roles(layout, shapes, tiles, role or "role", np.asarray(role_values)))
+        values = np.asarray(role_values)
+        data.append(_mark_roles(layout, shapes, tiles, role or "role", values, not narrow))
     if selected is not None:
         shapes.append(tiles.frame(*selected, head_color(selected[1])))
     layout["shapes"] = shapes
@@ -130,16 +132,23 @@ def head_grid_figure(
 
 
 def _mark_roles(
-    layout: dict, shapes: list[dict], tiles: MapTiles, role: str, values: np.ndarray
+    layout: dict,
+    shapes: list[dict],
+    tiles: MapTiles,
+    role: str,
+    values: np.ndarray,
+    numbers: bool = True,
 ) -> dict:
-    """Frame each map in the role's colour scale (into `shapes`) and write its value
-    above the map (into `layout`); returns an invisible trace that carries the role's
-    colour bar."""
+    """Frame each map in the role's colour scale (into `shapes`) and, with `numbers`,
+    write its value above the map (into `layout`); returns an invisible trace that
+    carries the role's colour bar."""
     top = float(values.max()) if values.max() > 0 else 1.0
     colors = sample_colorscale(ROLE_SCALE, list(np.clip(values.ravel() / top, 0, 1)))
     layers, heads = values.shape
     for (layer, head), color in zip(np.ndindex(layers, heads), colors, strict=True):
         shapes.append(tiles.frame(layer, head, color))
+        if not numbers:
+            continue
         layout["annotations"].append(
             {
                 "text": f"{values[layer, head]:.2f}",

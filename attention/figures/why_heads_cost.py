@@ -20,6 +20,7 @@ from attention.figures.base.grid import (
     note_above,
     titles_margin,
     vertical_line,
+    wrapped_title,
 )
 from attention.figures.base.palette import (
     FONT_SIZE,
@@ -32,24 +33,35 @@ PART_STYLES = {  # the two parts of a layout's multiply-adds
 }
 
 
+_UPRIGHT_LABEL_CHARS = 11  # a layout's name under its upright bar: 3 bars across a phone
+
+
 def cost_bars(
-    layouts: Sequence[LayoutCost], n_tokens: int, title_chars: int = PAGE_TITLE_CHARS
+    layouts: Sequence[LayoutCost],
+    n_tokens: int,
+    title_chars: int = PAGE_TITLE_CHARS,
+    upright: bool = False,
 ) -> go.Figure:
     """Parameters (top) and multiply-adds (projections | scores, below) of each layout,
-    one above the other so each gets a half page's width; `title_chars` as in grid.grid."""
+    one above the other so each gets a half page's width; `title_chars` as in grid.grid.
+    `upright` stands the bars up with the layouts' names broken into lines under them
+    (a phone: lying bars left the names most of the width)."""
     labels = [row.label for row in layouts]
+    if upright:
+        labels = [wrapped_title(label, _UPRIGHT_LABEL_CHARS) for label in labels]
+    names, sizes = ("x", "y") if upright else ("y", "x")
     titles = ["Parameters", f"Multiply-adds, n = {n_tokens}"]
     (top, below), layout = grid(2, 1, titles, v_gap=0.3, title_chars=title_chars)
-    bar = {"type": "bar", "y": labels, "orientation": "h"}
+    bar = {"type": "bar", names: labels, "orientation": "v" if upright else "h"}
     data = [
         top.place(
             {
                 **bar,
-                "x": [row.cost.params for row in layouts],
+                sizes: [row.cost.params for row in layouts],
                 "marker": {"color": PART_STYLES["projection"]["color"]},
                 "name": "parameters",
                 "showlegend": False,
-                "hovertemplate": "%{y}<br>%{x:,} parameters<extra></extra>",
+                "hovertemplate": f"%{{{names}}}<br>%{{{sizes}:,}} parameters<extra></extra>",
             }
         )
     ]
@@ -63,15 +75,16 @@ def cost_bars(
             below.place(
                 {
                     **bar,
-                    "x": values,
+                    sizes: values,
                     "name": name,
                     "marker": {"color": style["color"], "pattern": style["pattern"]},
-                    "hovertemplate": "%{y}<br>" + name + ": %{x:,}<extra></extra>",
+                    "hovertemplate": f"%{{{names}}}<br>{name}: %{{{sizes}:,}}<extra></extra>",
                 }
             )
         )
     for panel in (top, below):
-        layout[panel.yaxis].update(autorange="reversed", type="category")
+        axis = layout[panel.xaxis if upright else panel.yaxis]
+        axis.update(type="category", **({} if upright else {"autorange": "reversed"}))
     margin = titles_margin(layout)
     layout.update(barmode="stack", legend={"orientation": "h", "y": -0.2})
     return figure(data, framed_layout(layout, 460, margin))

@@ -27,6 +27,7 @@ from attention.teaching.narration.real_model import paths_summary
 from ui import block_data, url_params
 from ui.charts import drawn_table, show_chart
 from ui.data import ScenarioRun
+from ui.media import narrow_screen
 from ui.real_model import minilm_reads, pretrained_model, run_real
 from ui.scenario import Scenario
 
@@ -66,7 +67,9 @@ def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
     st.subheader("The heads, concatenated, feed $W_O$")
     st.markdown(narration.concat_sentence(run.mha.n_heads, run.mha.d_head, run.mha.d_model))
     concat, update = attention_step.detail.concat, attention_step.update
-    concat_chart = concat_figure(tokens, concat, update, run.mha.n_heads)
+    concat_chart = concat_figure(
+        tokens, concat, update, run.mha.n_heads, columns=1 if narrow_screen() else 2
+    )
     show_chart(
         concat_chart,
         key="block_concat",

@@ -59,7 +59,7 @@ def reserved(data: list[dict], layout: dict) -> dict:
         if owner.get("showscale", True):
             need["r"] = max(need["r"], _colorbar_width(owner, prefix))
     need["r"] = max(need["r"], _legend_width(data, layout))
-    need["b"] += _caption_height(layout) + max(map(_bottom_bar_height, shown), default=0.0)
+    need["b"] += _caption_height(layout) + max(map(bottom_bar_height, shown), default=0.0)
     margin = dict(layout.get("margin", {}))
     for side, px in need.items():
         if px:
@@ -199,7 +199,7 @@ def _number(value: object) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
 
 
-def _bottom_bar_height(bar: dict) -> float:
+def bottom_bar_height(bar: dict) -> float:
     """The band a horizontal colour bar along the container's bottom keeps below what
     the axes there push: padding, bar, outline, a line of tick labels and its title's
     line when the title sits on top."""

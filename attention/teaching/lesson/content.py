@@ -15,6 +15,10 @@ from attention.assets import AssetError, read_toml
 ASSET = "lesson.toml"
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _PAGE = re.compile(r"^pages/[a-z_]+\.py$")
+# The step picker's entry ("13. " and the title) fits its input: 247 px beside the
+# sidebar at 1280 px, about 37 characters (320 px on a 390-px phone); a longer title
+# needs a short one.
+SHORT_TITLE_CHARS = 32
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,12 @@ class StepText:
     because: str
     details: str = ""  # optional longer account, folded away (left out in presenter mode)
     notes: str = ""  # speaker notes for the lecturer's console (required in the asset)
+    short: str = ""  # the title in at most SHORT_TITLE_CHARS, when the title is longer
+
+    @property
+    def short_title(self) -> str:
+        """The title as the step picker shows it: whole, in SHORT_TITLE_CHARS."""
+        return self.short or self.title
 
     def placeholders(self) -> set[str]:
         """Every name in braces across the step's sentences."""
@@ -55,11 +65,12 @@ def parse_steps(raw: dict, source: str) -> tuple[StepText, ...]:
         notice = step["notice"]
         if not isinstance(notice, list) or not 1 <= len(notice) <= 4:
             raise AssetError(f"{where} ({step['id']}): notice must hold 1 to 4 sentences.")
-        optional = [step.get("try", ""), step.get("details", "")]
+        optional = [step.get("try", ""), step.get("details", ""), step.get("short", "")]
         texts = [step["title"], *notice, step["question"], step["because"], step["notes"]]
         texts += optional
-        if not all(isinstance(t, str) for t in texts) or not all(texts[:-2]):
+        if not all(isinstance(t, str) for t in texts) or not all(texts[:-3]):
             raise AssetError(f"{where} ({step['id']}): every text must be a non-empty string.")
+        _check_short(step, f"{where} ({step['id']})")
         parsed.append(
             StepText(
                 step["id"],
@@ -70,9 +81,19 @@ def parse_steps(raw: dict, source: str) -> tuple[StepText, ...]:
                 step["because"],
                 step.get("details", ""),
                 step["notes"],
+                step.get("short", ""),
             )
         )
     return tuple(parsed)
+
+
+def _check_short(entry: dict, where: str) -> None:
+    """A title longer than SHORT_TITLE_CHARS comes with a short one that is not."""
+    if len(entry.get("short") or entry["title"]) > SHORT_TITLE_CHARS:
+        raise AssetError(
+            f"{where}: the title needs a short of at most {SHORT_TITLE_CHARS} characters "
+            "for the step picker."
+        )
 
 
 @functools.cache
@@ -96,6 +117,12 @@ class LessonEnd:
     title: str
     next: tuple[NextPage, ...]
     notes: str  # speaker notes for the lecturer's console
+    short: str = ""  # the title in at most SHORT_TITLE_CHARS, when the title is longer
+
+    @property
+    def short_title(self) -> str:
+        """The title as the step picker shows it: whole, in SHORT_TITLE_CHARS."""
+        return self.short or self.title
 
 
 def parse_end(raw: dict, source: str) -> LessonEnd:
@@ -112,9 +139,11 @@ def parse_end(raw: dict, source: str) -> LessonEnd:
         page, why = entry.get("page"), entry.get("why")
         if not (isinstance(page, str) and _PAGE.match(page) and isinstance(why, str) and why):
             raise AssetError(f"{source}, end.next {index}: needs a page 'pages/x.py' and a why.")
-    return LessonEnd(
-        end["title"], tuple(NextPage(e["page"], e["why"]) for e in pages), end["notes"]
-    )
+    if not isinstance(end.get("short", ""), str):
+        raise AssetError(f"{source}: [end]'s short must be a string.")
+    _check_short(end, f"{source}, [end]")
+    next_pages = tuple(NextPage(e["page"], e["why"]) for e in pages)
+    return LessonEnd(end["title"], next_pages, end["notes"], end.get("short", ""))
 
 
 @functools.cache

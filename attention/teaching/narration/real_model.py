@@ -40,9 +40,10 @@ def tokens_folded(n_tokens: int, shown_open: int) -> bool:
     return n_tokens > shown_open
 
 
-def grid_note(n_tokens: int, role: str | None, blocks: int) -> str:
+def grid_note(n_tokens: int, role: str | None, blocks: int, numbers: bool = True) -> str:
     """The caption under the grid: how to read it, the pooling past `blocks` tokens and
-    the role frames."""
+    the role frames, with the scores written above the maps unless `numbers` is False
+    (a phone: then they are in the table)."""
     note = (
         "Each small map: rows are queries, columns are keys, darker means more weight; "
         "hover for tokens and numbers. The framed map is the head opened below."
@@ -52,10 +53,15 @@ def grid_note(n_tokens: int, role: str | None, blocks: int) -> str:
             f" Your text has {n_tokens} tokens, so each small map is simplified to "
             f"{blocks_note(n_tokens, blocks)}; the large map below is full size."
         )
-    if role is not None:
+    if role is not None and numbers:
         note += (
             f" Frames and numbers above the maps: each head's “{role}” score; the "
             "frame colours run from 0 to the largest head's score."
+        )
+    elif role is not None:
+        note += (
+            f" The frames' colours give each head's “{role}” score, from 0 to the largest "
+            "head's score; “Show as table” gives the numbers."
         )
     return note
 
