@@ -281,7 +281,11 @@ def test_the_words_file_is_validated_on_load():
             parse_steps({"step": [bad]}, "x.toml")
     with pytest.raises(ValueError, match="not a new"):
         parse_steps({"step": [good, good]}, "x.toml")
-    end = {"title": "The last slide's title, longer than the picker holds", "next": [], "notes": "N."}
+    end = {
+        "title": "The last slide's title, longer than the picker holds",
+        "next": [],
+        "notes": "N.",
+    }
     end["next"] = [{"page": "pages/home.py", "why": "w"}]
     with pytest.raises(ValueError, match="short"):
         parse_end({"end": end}, "x.toml")
