@@ -280,13 +280,18 @@ def live_counts(opened: OpenedClass) -> None:
     if moment(state) != st.session_state.get(_SEEN):
         st.rerun(scope="app")
     st.markdown(words.class_counts(state.joined, state.answered, state.detached))
+    if state.votes:
+        show_answers(opened, state, "live_votes", height=190)
+
+
+def show_answers(opened: OpenedClass, state: PublicState, key: str, height: int) -> None:
+    """This step's answers as a histogram (both rounds side by side once round 2 runs),
+    with its summary and table: on the projector and on the console."""
     options = list(state.votes)
-    if not options:
-        return
     rounds = step_rounds(opened, state)
     show_chart(
-        vote_bars(options, rounds, height=190),
-        key="live_votes",
+        vote_bars(options, rounds, height=height),
+        key=key,
         name="The class's answers to this step's question",
         summary=words.vote_summary(options, rounds),
         table=words.vote_rows(options, rounds),

@@ -13,15 +13,13 @@ from pathlib import Path
 
 import streamlit as st
 
-from attention.figures.live_class import vote_bars
 from attention.teaching.lesson.content import lesson_end, lesson_text
 from attention.teaching.markdown import literal
 from attention.teaching.narration import live_class as words
 from classroom.store import ClassStoreError, OpenedClass, PublicState
 from ui import lecturer_tab, url_params
-from ui.charts import show_chart
 from ui.lecturer_tab import checked_handover
-from ui.live_class import POLL_SECONDS, class_store, step_rounds
+from ui.live_class import POLL_SECONDS, class_store, show_answers
 from ui.navigation import ensure_entry
 
 CONSOLE_PARAM = "console"
@@ -146,18 +144,10 @@ def console_panel(opened: OpenedClass) -> None:
 
 def answer_counts(opened: OpenedClass, state: PublicState) -> None:
     """This step's answers so far, both rounds side by side once round 2 runs."""
-    options = list(state.votes)
-    if not options:
+    if not state.votes:
         st.caption("The projector sends this step's answers when it draws the step.")
         return
-    rounds = step_rounds(opened, state)
-    show_chart(
-        vote_bars(options, rounds, height=200),
-        key="console_votes",
-        name="The class's answers to this step's question",
-        summary=words.vote_summary(options, rounds),
-        table=words.vote_rows(options, rounds),
-    )
+    show_answers(opened, state, "console_votes", height=200)
 
 
 def buttons(opened: OpenedClass, state: PublicState) -> None:
