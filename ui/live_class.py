@@ -30,8 +30,9 @@ RIGHT_ANSWERS = "live_class_right"  # session: step → its right answer, for th
 _NOTICE = "live_class_notice"  # session: a message for the next run (a refused action)
 _SEEN = "live_class_seen"  # session: the class's (step, round, phase) at this page's last sync
 # How often the projector asks the store for joined, answered and the votes: one page
-# per class, so a poll (students' screens follow by push: classroom/events.py).
-POLL_SECONDS = 1.0
+# per class, so a poll (students' screens follow by push: classroom/events.py). At 1 s a
+# vote reached the projector in p95 0.97 s with 160 voting (issue 26's target: 1 s).
+POLL_SECONDS = 0.5
 
 
 def _close(store: ClassStore) -> None:
@@ -270,7 +271,7 @@ def join_panel(opened: OpenedClass) -> None:
 
 @st.fragment(run_every=POLL_SECONDS)
 def live_counts(opened: OpenedClass) -> None:
-    """Joined, answered and the histogram of this step's votes, redrawn every second; the
+    """Joined, answered and the histogram of this step's votes, redrawn every POLL_SECONDS; the
     whole page reruns when the console moved the class (follow_the_console)."""
     try:
         state = class_store().state(opened.code)

@@ -118,7 +118,7 @@ def _take_handover() -> None:
 
 @st.fragment(run_every=POLL_SECONDS)
 def console_panel(opened: OpenedClass) -> None:
-    """The class as it is now, redrawn every second, with the buttons that drive it."""
+    """The class as it is now, redrawn every POLL_SECONDS, with the buttons that drive it."""
     try:
         state = class_store().state(opened.code)
     except ClassStoreError as error:  # e.g. closed: unpaired, and asking again
