@@ -11,9 +11,12 @@ every run goes through app.py.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 _ENTERED = "_ran_through_app_py"
+_PAGES = "_app_pages"  # session: this session's st.Page objects
 PAGES = (
     ("pages/home.py", "Start here", ":material/school:"),
     ("pages/lesson.py", "Lesson", ":material/co_present:"),
@@ -27,12 +30,22 @@ PAGES = (
 )
 
 
+_ROOT = Path(__file__).resolve().parent.parent
+
+
 def app_pages() -> list[st.Page]:
-    """st.Page objects for st.navigation, the start page first and default."""
-    return [
-        st.Page(path, title=title, icon=icon, default=index == 0)
-        for index, (path, title, icon) in enumerate(PAGES)
-    ]
+    """st.Page objects for st.navigation, the start page first and default. Made once per
+    session: st.Page resolves and checks its file each time (a fifth of a light rerun on
+    this machine, whose file-system calls are slow), and a Page object cannot be shared
+    between sessions (running it marks it as run, which fails a session running it at
+    the same time)."""
+    pages = st.session_state.get(_PAGES)
+    if pages is None:
+        pages = st.session_state[_PAGES] = [
+            st.Page(_ROOT / path, title=title, icon=icon, default=index == 0)
+            for index, (path, title, icon) in enumerate(PAGES)
+        ]
+    return pages
 
 
 def mark_entry() -> None:
