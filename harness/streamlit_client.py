@@ -7,8 +7,9 @@ requests before the socket (the page, /_stcore/health, /_stcore/host-config, kee
 cookies, so a sticky proxy sees what a browser sends), the subprotocols `streamlit,
 <token>[, previous session id]`, every rerun carrying the query string, the states of all
 widgets on the page and the hashes of the cached elements it holds (answered with
-`ref_hash` references), the cache's expiry after two runs, and reconnecting after a lost
-socket by pinging /_stcore/health first.
+`ref_hash` references), the cache's expiry after two runs, reconnecting after a lost
+socket by pinging /_stcore/health first, and a widget inside an `st.fragment` rerunning
+that fragment only (its id in the request; the rest of the page kept as it was).
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ DONE = {
     ForwardMsg.FINISHED_WITH_COMPILE_ERROR: "compile error",
 }
 _CLOSED = object()  # put on the inbox when the socket closes
+# A components.v2 component's trigger values travel in one widget: this prefix, the
+# component's id, "__events" (streamlit.components.v2.bidi_component.main._make_trigger_id).
+_COMPONENT_TRIGGERS = "$$STREAMLIT_INTERNAL_KEY_{}__events"
 
 
 @dataclass
@@ -129,6 +133,8 @@ class StreamlitTab:
         self._reader: asyncio.Task | None = None
         self._page_hash = ""
         self._widgets: dict[str, tuple[str, object]] = {}  # id -> (kind, proto), this page
+        self._fragment_of: dict[str, str] = {}  # widget id -> its fragment's id ("" for none)
+        self._finished_as = 0  # the last run's script_finished status
         self._states: dict[str, WidgetState] = {}  # id -> the state the tab would send
         self._cache: dict[str, list] = {}  # hash -> [message, run it was last used in]
         self._runs_done = 0
@@ -148,7 +154,8 @@ class StreamlitTab:
         """The value of the tab's cookie `name` (a proxy's route cookie, say), or ''."""
         return next((c.value for c in self._cookies if c.name == name), "")
 
-    def _cookie_header(self) -> str:
+    def cookie_header(self) -> str:
+        """The Cookie header the tab's browser would send (its proxy route included)."""
         request = urllib.request.Request(self.base_url + "/")
         self._cookies.add_cookie_header(request)
         return request.get_header("Cookie") or ""
@@ -161,7 +168,7 @@ class StreamlitTab:
         protocols = ["streamlit", self.cookie("_streamlit_xsrf") or "PLACEHOLDER_AUTH_TOKEN"]
         if self.session_id:
             protocols.append(self.session_id)
-        headers = {"Cookie": cookie} if (cookie := self._cookie_header()) else None
+        headers = {"Cookie": cookie} if (cookie := self.cookie_header()) else None
         self._ws = await connect(
             f"{scheme}://{url.netloc}{url.path}/_stcore/stream",
             subprotocols=protocols,
@@ -260,7 +267,7 @@ class StreamlitTab:
         self._states[proto.id] = state
         if getattr(proto, "query_param_key", ""):
             self._bind_to_query(proto, value)
-        return await self._rerun(time.perf_counter())
+        return await self._rerun(time.perf_counter(), fragment=self._fragment_of[proto.id])
 
     async def set_component_state(self, key: str, state: dict[str, object]) -> Run:
         """What an `st.components.v2` component's `setStateValue` does: its whole state
@@ -270,7 +277,20 @@ class StreamlitTab:
         except KeyError:
             return Run(0.0, f"no widget {key!r}")
         self._states[proto.id] = WidgetState(id=proto.id, json_value=json.dumps(state))
-        return await self._rerun(time.perf_counter())
+        return await self._rerun(time.perf_counter(), fragment=self._fragment_of[proto.id])
+
+    async def trigger_component(self, key: str, event: str, value: object) -> Run:
+        """What an `st.components.v2` component's `setTriggerValue(event, value)` does: the
+        event goes with this one rerun (of the component's fragment, if it is in one)."""
+        try:
+            _, proto = self.widget(key)
+        except KeyError:
+            return Run(0.0, f"no widget {key!r}")
+        fired = WidgetState(
+            id=_COMPONENT_TRIGGERS.format(proto.id),
+            json_trigger_value=json.dumps([{"event": event, "value": value}]),
+        )
+        return await self._rerun(time.perf_counter(), fired, self._fragment_of[proto.id])
 
     def _bind_to_query(self, proto: object, value: object) -> None:
         """A widget bound to the address bar (bind="query-params"): the frontend writes
@@ -297,13 +317,14 @@ class StreamlitTab:
             _, proto = self.widget(key)
         except KeyError:
             return Run(0.0, f"no widget {key!r}")
-        return await self._rerun(time.perf_counter(), trigger=proto.id)
+        pressed = WidgetState(id=proto.id, trigger_value=True)
+        return await self._rerun(time.perf_counter(), pressed, self._fragment_of[proto.id])
 
     async def rerun(self) -> Run:
         """Ask for a run with the current widgets (what the frontend does on reconnect)."""
         return await self._rerun(time.perf_counter())
 
-    def _back_msg(self, first: bool, trigger: str | None) -> bytes:
+    def _back_msg(self, first: bool, trigger: WidgetState | None, fragment: str) -> bytes:
         msg = BackMsg()
         client = msg.rerun_script
         client.query_string = self.query_string
@@ -313,17 +334,25 @@ class StreamlitTab:
             client.page_script_hash = self._page_hash
         states = [self._states[i] for i in self._widgets if i in self._states]
         client.widget_states.widgets.extend(states)
-        if trigger:
-            client.widget_states.widgets.add(id=trigger, trigger_value=True)
+        if trigger is not None:
+            client.widget_states.widgets.append(trigger)
+        client.fragment_id = fragment
         client.cached_message_hashes.extend(self._cache)
         return msg.SerializeToString()
 
-    async def _rerun(self, start: float, first: bool = False, trigger: str | None = None) -> Run:
+    async def _rerun(
+        self,
+        start: float,
+        trigger: WidgetState | None = None,
+        fragment: str = "",
+        first: bool = False,
+    ) -> Run:
+        """Ask for a run (of `fragment` only, when given) and read until it finishes."""
         if self._ws is None:
             return Run(0.0, "disconnected")
         self._run_started = False  # a late script_finished of an earlier run is not ours
         try:
-            await self._ws.send(self._back_msg(first, trigger))
+            await self._ws.send(self._back_msg(first, trigger, fragment))
         except ConnectionClosed:
             return Run(time.perf_counter() - start, "disconnected")
         messages: list[ForwardMsg] = []
@@ -337,7 +366,7 @@ class StreamlitTab:
                 return Run(time.perf_counter() - start, "disconnected", element_kinds(messages))
             status = self._receive(msg, messages)
             if status is not None:
-                return self._finish(start, status, messages)
+                return self._finish(start, status, messages, fragment)
 
     def _receive(self, msg: ForwardMsg, messages: list[ForwardMsg]) -> str | None:
         """Take one message in; returns how the run ended once script_finished says so."""
@@ -361,10 +390,12 @@ class StreamlitTab:
         elif kind == "delta":
             messages.append(msg)
         elif kind == "script_finished" and msg.script_finished in DONE and self._run_started:
+            self._finished_as = msg.script_finished
             return DONE[msg.script_finished]
         return None
 
-    def _finish(self, start: float, status: str, messages: list[ForwardMsg]) -> Run:
+    def _finish(self, start: float, status: str, messages: list[ForwardMsg], fragment: str) -> Run:
+        """The run's widgets become the page's (a fragment's run replaces only its own)."""
         seen: dict[str, tuple[str, object]] = {}
         for msg in messages:
             element = (
@@ -375,9 +406,13 @@ class StreamlitTab:
             if proto is None or not getattr(proto, "id", ""):
                 continue
             seen[proto.id] = (kind, proto)
+            self._fragment_of[proto.id] = msg.delta.fragment_id
             initial = _initial_state(kind, proto)
             if initial is not None and (proto.id not in self._states or proto.set_value):
                 self._states[proto.id] = initial
+        if fragment and self._finished_as == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
+            kept = {i: w for i, w in self._widgets.items() if self._fragment_of[i] != fragment}
+            seen = {**kept, **seen}
         self._widgets = seen
         self._runs_done += 1
         self._cache = {

@@ -1,18 +1,26 @@
 """The classroom benchmark's websocket client against a real browser: Chromium and
 harness.streamlit_client load Head spaces and move the sidebar's Heads slider by one; the
 server must send both the same elements (cached ones resolved), as many Plotly charts as
-the page draws, and the same scenario in the address bar."""
+the page draws, and the same scenario in the address bar. And a live class's push: the
+browser reruns only the class's fragment, with the push component's trigger, and so does
+the client (the page outside the fragment kept)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 import pytest
+from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+from attention.teaching.lesson.content import lesson_text
+from classroom import open_store
+from classroom.events import screen_of
+from classroom.store import new_device_id
 from harness.browser import wait_until_drawn
 from harness.streamlit_client import DONE, StreamlitTab, element_kinds
 
@@ -78,3 +86,86 @@ def test_client_gets_what_the_browser_gets_for_a_slider_move(app_url, page):
     # (no page_info_changed from the server), and so does the client.
     page.wait_for_function("location.search === '?heads=5'")
     assert client_move.query_string == urlsplit(page.url).query == "heads=5"
+
+
+def _reruns(frames: list[bytes]) -> list:
+    """The rerun requests among the frames a browser sent."""
+    requests = []
+    for frame in frames:
+        msg = BackMsg()
+        msg.ParseFromString(frame)
+        if msg.WhichOneof("type") == "rerun_script":
+            requests.append(msg.rerun_script)
+    return requests
+
+
+def _fragment_of(frames: list[bytes], key: str) -> str:
+    """The fragment id of the last element with this key the browser was sent."""
+    found = ""
+    for frame in frames:
+        msg = ForwardMsg()
+        msg.ParseFromString(frame)
+        if msg.WhichOneof("type") != "delta" or msg.delta.WhichOneof("type") != "new_element":
+            continue
+        element = msg.delta.new_element
+        kind = element.WhichOneof("type")
+        if kind and getattr(getattr(element, kind), "id", "").endswith(f"-{key}"):
+            found = msg.delta.fragment_id
+    return found
+
+
+def _shows(page, text: str) -> None:
+    page.wait_for_function("(t) => document.body.innerText.includes(t)", arg=text, timeout=60_000)
+
+
+def test_a_push_reruns_the_class_fragment_in_the_browser_and_the_client(app_url, page):
+    store = open_store()  # the server's own (the default SQLite file)
+    steps = len(lesson_text())
+    opened = store.open_class(steps, ["yes", "no"])
+    sent: list[bytes] = []
+    received: list[bytes] = []
+
+    def listen(ws) -> None:
+        ws.on("framesent", lambda data: sent.append(data))
+        ws.on("framereceived", lambda data: received.append(data))
+
+    page.on("websocket", listen)
+    page.goto(f"{app_url}/lesson?class={opened.code}")
+    _shows(page, f"Step 1 of {steps}")
+    page.wait_for_function("document.documentElement.dataset.classPush === 'listening'")
+    fragment = _fragment_of(received, "live_push")
+    assert fragment, "the push component is drawn inside a fragment"
+    before = len(_reruns(sent))
+    store.set_step(opened.code, opened.secret, 2, ["left", "right"])
+    _shows(page, f"Step 2 of {steps}")
+    pushed = _reruns(sent)[before:]
+    assert len(pushed) == 1
+    assert pushed[0].fragment_id == fragment
+    fired = [w for w in pushed[0].widget_states.widgets if w.json_trigger_value]
+    assert [w.id.endswith("__events") for w in fired] == [True]
+    payload = json.loads(fired[0].json_trigger_value)
+    assert payload == [{"event": "moved", "value": screen_of(store.state(opened.code))}]
+
+    async def client() -> tuple:
+        tab = StreamlitTab(app_url, "lesson", f"class={opened.code}")
+        await tab.open()
+        joined = await tab.set_component_state("live_device", {"device": new_device_id()})
+        before = set(tab.widget_keys())
+        store.set_step(opened.code, opened.secret, 3, ["up", "down"])
+        screen = screen_of(store.state(opened.code))
+        run = await tab.trigger_component("live_push", "moved", screen)
+        kept = set(tab.widget_keys())
+        await tab.close()
+        return joined, before, run, kept
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's loop
+        joined, before, run, kept = pool.submit(asyncio.run, client()).result()
+    assert joined.ok and any(f"Step 2 of {steps}" in text for text in joined.texts)
+    assert run.ok and any(f"Step 3 of {steps}" in text for text in run.texts)
+    assert "text_area" not in run.elements  # the sidebar's sentence: not rerun
+    sidebar = {"heads", "d_model", "focus", "causal"}
+    assert sidebar <= before and sidebar <= kept  # the page outside the fragment: kept
+    assert "live_vote_2_1" in before and "live_vote_2_1" not in kept  # the fragment's:
+    assert "live_vote_3_1" in kept  # replaced by what its run drew
+    _shows(page, f"Step 3 of {steps}")  # and the browser followed too
+    store.close_class(opened.code, opened.secret)
