@@ -334,6 +334,61 @@ def phone_navigation_style() -> None:
     st.html(PHONE_NAVIGATION_CSS)
 
 
+@dataclass(frozen=True)
+class Chart:
+    """A step's figure ready to draw, with its accessible name, summary and table."""
+
+    shown: go.Figure
+    name: str
+    summary: str
+    table: list[dict[str, object]]
+
+
+def chart(
+    text: StepText,
+    view: StepView,
+    number: int,
+    present: bool,
+    revealed: bool,
+    projected: tuple[go.Figure, str] | None = None,
+) -> Chart:
+    """The step's view (or `projected`, the presenter's own figure and its setting; after
+    the reveal, the view's revealed figure if it has one) with its caption; in presenter
+    mode larger and as tall as the window allows."""
+    scale = PRESENTER_FONT_SCALE if present else 1.0
+    drawn, setting = projected or (view.figure, view.setting)
+    if projected is None and view.revealed_figure is not None and revealed:
+        drawn = view.revealed_figure
+    lines = [f"Head Spaces lesson, step {number}: {text.title}", setting]
+    phone = narrow_screen()
+    chars = PHONE_CAPTION_CHARS if phone else CAPTION_CHARS
+    shown = for_slides(drawn, lines, scale, present, chars, keep_plot=phone and not present)
+    spec = shown.to_dict()
+    return Chart(
+        shown,
+        name=f"Step {number}: {text.title}",
+        summary=chart_outline(spec, MAX_ROWS, MAX_COLUMNS),
+        table=figure_rows(spec),
+    )
+
+
+def draw_chart(text: StepText, prepared: Chart, present: bool) -> None:
+    """Draw a step's chart: in presenter mode it fills the height and its text stays
+    in normal mode."""
+    key = f"lesson_view_{text.id}"
+    if present:
+        with st.container(key="lesson_view"):
+            show_chart(prepared.shown, key=key, name=prepared.name)
+    else:
+        show_chart(
+            prepared.shown,
+            key=key,
+            name=prepared.name,
+            summary=prepared.summary,
+            table=prepared.table,
+        )
+
+
 def figure(
     text: StepText,
     view: StepView,
@@ -341,28 +396,9 @@ def figure(
     present: bool,
     projected: tuple[go.Figure, str] | None = None,
 ) -> None:
-    """The step's view (or `projected`, the presenter's own figure and its setting) with
-    its caption; in presenter mode larger and as tall as the window allows."""
-    scale = PRESENTER_FONT_SCALE if present else 1.0
-    drawn, setting = projected or (view.figure, view.setting)
-    if projected is None and view.revealed_figure is not None and phase(text.id) == REVEALED:
-        drawn = view.revealed_figure
-    lines = [f"Head Spaces lesson, step {number}: {text.title}", setting]
-    phone = narrow_screen()
-    chars = PHONE_CAPTION_CHARS if phone else CAPTION_CHARS
-    shown = for_slides(drawn, lines, scale, present, chars, keep_plot=phone and not present)
-    key = f"lesson_view_{text.id}"
-    spec = shown.to_dict()
-    described = {
-        "name": f"Step {number}: {text.title}",
-        "summary": chart_outline(spec, MAX_ROWS, MAX_COLUMNS),
-        "table": figure_rows(spec),
-    }
-    if present:  # the projector's chart fills the height; its text stays in normal mode
-        with st.container(key="lesson_view"):
-            show_chart(shown, key=key, name=described["name"])
-    else:
-        show_chart(shown, key=key, **described)
+    """Prepare and draw the step's chart as this session's phase of the step says."""
+    revealed = phase(text.id) == REVEALED
+    draw_chart(text, chart(text, view, number, present, revealed, projected), present)
 
 
 def control_value(step: LessonStep, scenario: Scenario) -> object:

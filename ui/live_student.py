@@ -7,6 +7,8 @@ lecturer". No lecturer control is drawn here."""
 from __future__ import annotations
 
 import contextlib
+import threading
+import time
 from pathlib import Path
 
 import streamlit as st
@@ -18,8 +20,10 @@ from attention.teaching.narration import live_class as words
 from classroom.events import screen_of
 from classroom.store import ClassStoreError, PublicState
 from ui import lesson, url_params
+from ui.cache_policy import PER_USER_TTL
 from ui.lesson import LessonStep
 from ui.live_class import CLASS_PARAM, class_store
+from ui.media import narrow_screen
 from ui.scenario import Scenario
 
 DEVICE = "live_device_id"  # session: this browser's device id, once the browser said it
@@ -29,6 +33,13 @@ _JOINED = "live_joined"  # session: the code this session has joined
 _RECEIPTS = "live_receipts"  # session: (code, step, round) → the acknowledged answer
 _ERROR = "live_vote_error"
 _TYPED_ERROR = "live_typed_code_error"
+_PUSHED = "live_pushed"  # session: the screen the last push announced, until drawn
+_PUSH_KEY = "live_push"
+# A Next reruns every student's screen at once: the first rerun in this process reads the
+# class, the others, pushed the same screen within REUSE_SECONDS, draw that read.
+REUSE_SECONDS = 2.0
+_latest: dict[str, tuple[float, PublicState]] = {}  # process: code → (when read, state)
+_latest_lock = threading.Lock()
 OTHER_VIEW = (
     "This screen computes the step for its own sentence and settings, which differ from "
     "the projector's, so its picture may differ too."
@@ -188,17 +199,56 @@ def revealed(step: LessonStep, view: StepView, state: PublicState) -> None:
 
 
 def follow_pushes(state: PublicState) -> None:
-    """Rerun the page when the class's pushed screen differs from this one (the trigger
-    itself reruns the script)."""
+    """Rerun the class's screen when the pushed screen differs from this one (the trigger
+    itself reruns the fragment)."""
     _push_component(
-        key="live_push",
+        key=_PUSH_KEY,
         data={"url": f"/api/classes/{state.code}/events", "drawn": screen_of(state)},
         on_moved_change=_moved,
     )
 
 
 def _moved() -> None:
-    """on_moved_change: the rerun the trigger starts draws the class as it is now."""
+    """on_moved_change: keep the announced screen for the rerun the trigger starts."""
+    st.session_state[_PUSHED] = (st.session_state.get(_PUSH_KEY) or {}).get("moved")
+
+
+def screen_state(code: str, pushed: str | None) -> PublicState:
+    """The class's state to draw: this process's latest read when it is the very screen
+    the push announced and younger than REUSE_SECONDS (never older than what the student
+    was told), else a read of the store (which becomes the latest)."""
+    with _latest_lock:
+        read_at, latest = _latest.get(code, (0.0, None))
+    fresh = time.monotonic() - read_at < REUSE_SECONDS
+    if latest is not None and fresh and pushed == screen_of(latest):
+        return latest
+    state = class_store().state(code)
+    with _latest_lock:
+        if len(_latest) > 64:  # classes long over: forget them
+            _latest.clear()
+        _latest[code] = (time.monotonic(), state)
+    return state
+
+
+@st.cache_resource(max_entries=64, ttl=PER_USER_TTL, show_spinner=False)
+def shared_screen(
+    _step: LessonStep, _scenario: Scenario, _value: object, number: int, revealed: bool, key: str
+) -> tuple[StepView, lesson.Chart]:
+    """A step's view and chart, made once for every student's screen that shows them with
+    the same scenario, control value, screen width and phase (a Next redraws them all at
+    once); read-only for its callers. `key` stands for the arguments not hashed (a
+    string hashes fast)."""
+    view = _step.view(_scenario, _value)
+    return view, lesson.chart(_step.text, view, number, False, revealed)
+
+
+def step_screen(
+    step: LessonStep, scenario: Scenario, number: int, revealed: bool
+) -> tuple[StepView, lesson.Chart]:
+    """The step's view and chart for this screen, shared with the class's other screens."""
+    value = lesson.control_value(step, scenario)
+    key = repr((step.text.id, scenario, value, narrow_screen()))
+    return shared_screen(step, scenario, value, number, revealed, key)
 
 
 def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
@@ -208,7 +258,7 @@ def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
     setting), the question is left to the projector rather than shown wrong."""
     st.header(step.text.title)
     try:
-        view = step.view(scenario, lesson.control_value(step, scenario))
+        view, chart = step_screen(step, scenario, state.step, state.phase == "revealed")
     except ValueError:
         view = None
     if not state.votes or (view is None and not state.question):  # nothing sent yet
@@ -224,7 +274,7 @@ def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
     vote(state.code, state)
     if view is not None:
         revealed(step, view, state)
-        lesson.figure(step.text, view, state.step, present=False)
+        lesson.draw_chart(step.text, chart, present=False)
 
 
 def follow_the_class(code: str, scenario: Scenario, steps: list[LessonStep]) -> None:
@@ -236,13 +286,28 @@ def follow_the_class(code: str, scenario: Scenario, steps: list[LessonStep]) -> 
     if detached():
         follow_button(state)
         return
+    class_screen(code, scenario, steps)
+    st.stop()
+
+
+@st.fragment
+def class_screen(code: str, scenario: Scenario, steps: list[LessonStep]) -> None:
+    """The class's step on this screen. A fragment: a push or a vote reruns only this,
+    not the sidebar and the navigation (a Next reruns every student's screen at once).
+    When the class refuses (it ended) or the student chose to explore alone, the whole
+    page runs again and says so."""
+    try:
+        state = screen_state(code, st.session_state.pop(_PUSHED, None))
+    except ClassStoreError:
+        st.rerun(scope="app")
+    if detached():
+        st.rerun(scope="app")
     number = min(state.step, len(steps))
     status(state)
     st.session_state[lesson.STEP_KEY] = number
     show_step(steps[number - 1], scenario, state)
     explore_button(code)
     follow_pushes(state)
-    st.stop()
 
 
 def join_by_code() -> None:
