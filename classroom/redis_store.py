@@ -118,14 +118,14 @@ class RedisClassStore(store.LecturerSteps):
 
     def results(self, code: str, secret: str) -> list[RoundResult]:
         code = store.normalise_code(code)
-        store.require_lecturer(self._load(self._client, code), secret)
+        record = store.require_lecturer(self._load(self._client, code), secret)
         rounds = sorted(
             tuple(map(int, entry.split(":")))
             for entry in self._client.smembers(self._key(code, "rounds"))
         )
         return [
             store.round_result(
-                step, round, self._client.hvals(self._key(code, "votes", step, round))
+                record, step, round, self._client.hvals(self._key(code, "votes", step, round))
             )
             for step, round in rounds
         ]

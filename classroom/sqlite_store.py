@@ -19,7 +19,8 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS classes (
     code TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, steps INTEGER NOT NULL,
     step INTEGER NOT NULL, round INTEGER NOT NULL, phase TEXT NOT NULL,
-    options TEXT NOT NULL, closed TEXT NOT NULL, question TEXT NOT NULL DEFAULT ''
+    options TEXT NOT NULL, closed TEXT NOT NULL, question TEXT NOT NULL DEFAULT '',
+    right_answers TEXT NOT NULL DEFAULT '{}'
 );
 CREATE TABLE IF NOT EXISTS devices (
     code TEXT NOT NULL, device TEXT NOT NULL, PRIMARY KEY (code, device)
@@ -46,7 +47,13 @@ _FIELDS = (
     "options",
     "closed",
     "question",
+    "right_answers",
 )
+# Columns added to the classes table since its first release, added to an older file.
+_ADDED_COLUMNS = {
+    "question": "TEXT NOT NULL DEFAULT ''",
+    "right_answers": "TEXT NOT NULL DEFAULT '{}'",
+}
 
 
 _WAIT_SECONDS = 30.0  # how long a connection waits for another process's lock
@@ -83,8 +90,9 @@ class SQLiteClassStore(store.LecturerSteps):
             for statement in filter(str.strip, _SCHEMA.split(";")):
                 db.execute(statement)
             columns = {row[1] for row in db.execute("PRAGMA table_info(classes)")}
-            if "question" not in columns:  # a file made before classes kept their question
-                db.execute("ALTER TABLE classes ADD COLUMN question TEXT NOT NULL DEFAULT ''")
+            for name, kind in _ADDED_COLUMNS.items():
+                if name not in columns:
+                    db.execute(f"ALTER TABLE classes ADD COLUMN {name} {kind}")
 
     def _open_connection(self) -> sqlite3.Connection:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves; timeout waits for
@@ -202,13 +210,13 @@ class SQLiteClassStore(store.LecturerSteps):
     def results(self, code: str, secret: str) -> list[RoundResult]:
         code = store.normalise_code(code)
         with self._read() as db:
-            store.require_lecturer(self._record(db, code), secret)
+            record = store.require_lecturer(self._record(db, code), secret)
             rounds = db.execute(
                 "SELECT DISTINCT step, round FROM votes WHERE code = ? ORDER BY step, round",
                 (code,),
             ).fetchall()
             return [
-                store.round_result(step, round, self._answers(db, code, step, round))
+                store.round_result(record, step, round, self._answers(db, code, step, round))
                 for step, round in rounds
             ]
 

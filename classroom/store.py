@@ -86,7 +86,9 @@ class OpenedClass:
 
 @dataclass(frozen=True)
 class ClassRecord:
-    """A class's own fields as a backend stores them; the secret only as a hash."""
+    """A class's own fields as a backend stores them; the secret only as a hash.
+    `right_answers` (step → its right answer, as the lecturer's page sent it) is the
+    lecturer's: only results() reads it, never the public state."""
 
     code: str
     secret_hash: str
@@ -97,6 +99,7 @@ class ClassRecord:
     options: tuple[str, ...] = ()
     closed: bool = False
     question: str = ""
+    right_answers: Mapping[int, str] = field(default_factory=dict)
 
     def to_fields(self) -> dict[str, str]:
         """Flat string fields (a Redis hash, SQLite columns)."""
@@ -110,6 +113,9 @@ class ClassRecord:
             "options": json.dumps(list(self.options)),
             "closed": "1" if self.closed else "0",
             "question": self.question,
+            "right_answers": json.dumps(
+                {str(step): right for step, right in self.right_answers.items()}
+            ),
         }
 
     @classmethod
@@ -125,6 +131,10 @@ class ClassRecord:
             options=tuple(json.loads(fields["options"])),
             closed=fields["closed"] == "1",
             question=fields.get("question") or "",  # a record saved before questions
+            right_answers={  # "{}" for a record saved before right answers
+                int(step): right
+                for step, right in json.loads(fields.get("right_answers") or "{}").items()
+            },
         )
 
 
@@ -161,12 +171,14 @@ class PublicState:
 
 @dataclass(frozen=True)
 class RoundResult:
-    """One step's round for the results CSV: counts per option and how many answered."""
+    """One step's round for the results CSV: counts per option, how many answered and the
+    step's right answer ("" when the lecturer's page never sent it)."""
 
     step: int
     round: int
     votes: dict[str, int]
     answered: int
+    right: str = ""
 
 
 class ClassStore(Protocol):
@@ -183,10 +195,17 @@ class ClassStore(Protocol):
         ...
 
     def set_step(
-        self, code: str, secret: str, step: int, options: Sequence[str] = (), question: str = ""
+        self,
+        code: str,
+        secret: str,
+        step: int,
+        options: Sequence[str] = (),
+        question: str = "",
+        right: str = "",
     ) -> PublicState:
-        """Lecturer: go to `step` (1-based) with its answer options and its question as the
-        projector filled it; round 1, asking."""
+        """Lecturer: go to `step` (1-based) with its answer options, its question as the
+        projector filled it and its right answer (one of the options; kept for the results
+        only, never public; "" keeps the one the step had); round 1, asking."""
         ...
 
     def reveal(self, code: str, secret: str) -> PublicState:
@@ -207,7 +226,8 @@ class ClassStore(Protocol):
         ...
 
     def results(self, code: str, secret: str) -> list[RoundResult]:
-        """Lecturer (also after closing): every step and round that got votes."""
+        """Lecturer (also after closing): every step and round that got votes, with the
+        step's right answer."""
         ...
 
     def join(self, code: str, device: str) -> PublicState:
@@ -287,6 +307,14 @@ def check_question(question: object) -> str:
     return question
 
 
+def check_right(right: object, options: Sequence[str]) -> str:
+    """A step's right answer: "" (not sent) or one of the step's options (so no longer
+    than an option)."""
+    if right != "" and (not isinstance(right, str) or right not in options):
+        raise MalformedRequestError("The right answer must be one of the step's options.")
+    return right
+
+
 def check_steps(steps: object) -> int:
     """A class's number of steps."""
     if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= MAX_STEPS:
@@ -333,17 +361,26 @@ def require_lecturer(record: ClassRecord | None, secret: object) -> ClassRecord:
 
 
 def with_step(
-    record: ClassRecord, step: object, options: Sequence[str], question: object = ""
+    record: ClassRecord,
+    step: object,
+    options: Sequence[str],
+    question: object = "",
+    right: object = "",
 ) -> ClassRecord:
-    """The class moved to `step`: round 1, asking, the step's options and question."""
+    """The class moved to `step`: round 1, asking, the step's options and question, and
+    its right answer kept with the earlier steps' ("" keeps the step's known one: the
+    console's Back and Next send none)."""
     step = _check_whole(step, 1, record.steps, "step")
+    options = check_options(options)
+    right = check_right(right, options)
     return replace(
         record,
         step=step,
         round=1,
         phase="asking",
-        options=check_options(options),
+        options=options,
         question=check_question(question),
+        right_answers={**record.right_answers, step: right} if right else record.right_answers,
     )
 
 
@@ -409,9 +446,16 @@ def public_state(
     )
 
 
-def round_result(step: int, round: int, answers: Sequence[str]) -> RoundResult:
-    """One round's counts per option from its answers (one per device)."""
-    return RoundResult(step=step, round=round, votes=dict(Counter(answers)), answered=len(answers))
+def round_result(record: ClassRecord, step: int, round: int, answers: Sequence[str]) -> RoundResult:
+    """One round's counts per option from its answers (one per device), with the step's
+    right answer as `record` keeps it."""
+    return RoundResult(
+        step=step,
+        round=round,
+        votes=dict(Counter(answers)),
+        answered=len(answers),
+        right=record.right_answers.get(step, ""),
+    )
 
 
 class LecturerSteps:
@@ -425,10 +469,16 @@ class LecturerSteps:
         raise NotImplementedError
 
     def set_step(
-        self, code: str, secret: str, step: int, options: Sequence[str] = (), question: str = ""
+        self,
+        code: str,
+        secret: str,
+        step: int,
+        options: Sequence[str] = (),
+        question: str = "",
+        right: str = "",
     ) -> PublicState:
         return self._lecturer_change(
-            code, secret, lambda record: with_step(record, step, options, question)
+            code, secret, lambda record: with_step(record, step, options, question, right)
         )
 
     def reveal(self, code: str, secret: str) -> PublicState:

@@ -1,8 +1,9 @@
 """GET /api/classes/CODE/events (classroom.events) through Starlette's TestClient on an
 SQLite store: the stream starts with what a student's screen draws, sends each change the
 lecturer makes within a fraction of a second, is not woken by votes or joins (they must
-not redraw every phone), ends with the reason when the class closes, keeps quiet streams
-alive, and refuses a bad, unknown or closed code with a JSON error."""
+not redraw every phone), never tells which option is right, ends with the reason when the
+class closes, keeps quiet streams alive, and refuses a bad, unknown or closed code with a
+JSON error."""
 
 from __future__ import annotations
 
@@ -76,6 +77,31 @@ def test_the_stream_sends_the_screen_then_each_lecturer_change(store):
     assert 0.8 < sent[1][0] < 0.8 + 2 * events.WATCH_SECONDS + 0.3
     assert 1.4 < sent[2][0] < 1.4 + 2 * events.WATCH_SECONDS + 0.3
     assert all(device not in line and opened.secret not in line for _, line in lines)
+
+
+def test_the_stream_never_tells_which_option_is_right(store):
+    """The same events, before and after the reveal, whichever option the lecturer's page
+    sent as right: each option's text only as an option."""
+    right_one, wrong_one = "the right one: Q7-zeta", "a wrong one: K2-eta"
+    options = [right_one, wrong_one]
+
+    def screens(right: str) -> list[dict]:
+        """What a class's stream sends as its step 2 is asked, with `right`, and revealed."""
+        opened = store.open_class(5, ["yes"])
+        actions = [
+            (0.3, lambda: store.set_step(opened.code, opened.secret, 2, options, "Which?", right)),
+            (0.8, lambda: store.reveal(opened.code, opened.secret)),
+        ]
+        lines = read_stream(store, opened.code, 1.4, actions)
+        assert all(line.count(right_one) == line.count(wrong_one) for _, line in lines)
+        return [screen for _, screen in data(lines)]
+
+    seen = {right: screens(right) for right in options}
+    assert seen[right_one] == seen[wrong_one]
+    assert seen[right_one][1:] == [
+        {"step": 2, "phase": phase, "round": 1, "options": options}
+        for phase in ("asking", "revealed")
+    ]
 
 
 def test_the_stream_ends_when_the_class_closes(store):

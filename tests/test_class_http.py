@@ -1,6 +1,7 @@
 """The live class's endpoints over real HTTP on `streamlit run main.py` (the entry every
 launcher starts): the public state follows the store, results.csv answers only the
-lecturer's secret sent in the Authorization header, never one in the URL, the events
+lecturer's secret sent in the Authorization header (with share_right from the store),
+never one in the URL, the events
 stream answers and ends when the server stops, and the Streamlit app itself still answers
 beside the routes."""
 
@@ -81,6 +82,7 @@ def test_a_bad_code_gets_a_json_error(served, code, status):
 def test_results_answer_only_the_lecturers_header(served):
     url, store = served
     opened = store.open_class(3, ["yes", "no"])
+    store.set_step(opened.code, opened.secret, 1, ["yes", "no"], "Is it?", "no")  # as sync does
     devices = [new_device_id() for _ in range(3)]
     for device, answer in zip(devices, ["yes", "no", "no"], strict=True):
         store.join(opened.code, device)
@@ -96,17 +98,20 @@ def test_results_answer_only_the_lecturers_header(served):
     status, kind, body = _get(results, {"Authorization": f"Bearer {opened.secret}"})
     assert status == 200 and kind.startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(body)))
-    table = {(r["step"], r["round"], r["option"]): (r["votes"], r["answered"]) for r in rows}
-    assert table == {
-        ("1", "1", "yes"): ("1", "3"),
-        ("1", "1", "no"): ("2", "3"),
-        ("1", "2", "no"): ("1", "1"),
+    table = {
+        (r["step"], r["round"], r["option"]): (r["votes"], r["answered"], r["share_right"])
+        for r in rows
+    }
+    assert table == {  # the right answer "no": 2 of 3 in round 1, 1 of 1 in round 2
+        ("1", "1", "yes"): ("1", "3", "0.667"),
+        ("1", "1", "no"): ("2", "3", "0.667"),
+        ("1", "2", "no"): ("1", "1", "1.000"),
     }
     assert not any(device in body for device in devices)
     # Results stay the lecturer's after the class closes.
     store.close_class(opened.code, opened.secret)
     assert _get(f"{url}/api/classes/{opened.code}")[0] == 410
-    assert _get(results, {"Authorization": f"Bearer {opened.secret}"})[0] == 200
+    assert _get(results, {"Authorization": f"Bearer {opened.secret}"})[2] == body
 
 
 def test_the_app_still_answers_beside_the_routes(served):

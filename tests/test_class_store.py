@@ -1,8 +1,8 @@
 """The live class's store, one suite over both backends (SQLite in a tmp dir, Redis on a
 redis-server of our own): who may do what, one vote per device per round with the latest
 answer winning, concurrent votes racing the lecturer's Reveal, bad input refused with
-nothing changed, the rate limit, state that survives reopening, and a public state that
-holds no secret and no device id."""
+nothing changed, the rate limit, state that survives reopening, each step's right answer
+kept for the lecturer's results, and a public state that holds no secret and no device id."""
 
 from __future__ import annotations
 
@@ -385,7 +385,65 @@ def test_the_class_carries_the_projectors_question_as_plain_text(backend):
     assert len(store.state(opened.code).question) == MAX_QUESTION_CHARS
 
 
-def test_an_sqlite_file_from_before_questions_still_opens(tmp_path, clock):
+def _rights(store: ClassStore, code: str, secret: str) -> dict[int, str]:
+    """Each step's right answer as the results give it."""
+    return {r.step: r.right for r in store.results(code, secret)}
+
+
+def test_each_steps_right_answer_stays_with_the_lecturers_results(backend):
+    store = backend.store
+    opened, [ana, ben] = _class_with_students(store, 2)
+    store.set_step(opened.code, opened.secret, 2, ["a", "b"], "Which?", "b")
+    store.vote(opened.code, ana, 2, 1, "b")
+    store.set_step(opened.code, opened.secret, 3, ["x", "y", "z"], "And?", "z")
+    store.vote(opened.code, ana, 3, 1, "x")
+    store.vote(opened.code, ben, 3, 1, "z")
+    assert _rights(store, opened.code, opened.secret) == {2: "b", 3: "z"}
+    store.set_step(opened.code, opened.secret, 2)  # the console's Back sends no right answer
+    store.set_step(opened.code, opened.secret, 2, ["a", "b"], "Which?")
+    assert _rights(store, opened.code, opened.secret) == {2: "b", 3: "z"}  # kept
+    store.set_step(opened.code, opened.secret, 4, ["p", "q"], "Then?", "q")
+    store.vote(opened.code, ben, 4, 1, "p")  # the current step's too
+    expected = {2: "b", 3: "z", 4: "q"}
+    assert _rights(store, opened.code, opened.secret) == expected
+    store = backend.reopen()  # a new store object on the same file / the same Redis
+    assert _rights(store, opened.code, opened.secret) == expected
+    store.close_class(opened.code, opened.secret)
+    assert _rights(store, opened.code, opened.secret) == expected  # also after closing
+    for wrong in (ana, store.open_class(3).secret, ""):
+        with pytest.raises(NotAllowedError):
+            store.results(opened.code, wrong)
+
+
+def test_a_right_answer_from_the_wrong_secret_is_refused(store):
+    opened, [device] = _class_with_students(store, 1)
+    store.set_step(opened.code, opened.secret, 2, ["a", "b"], "Which?", "a")
+    store.vote(opened.code, device, 2, 1, "a")
+    before = store.state(opened.code)
+    for wrong in (device, store.open_class(3).secret, "", None):
+        with pytest.raises(NotAllowedError):
+            store.set_step(opened.code, wrong, 2, ["a", "b"], "Which?", "b")
+    assert store.state(opened.code) == before
+    assert _rights(store, opened.code, opened.secret) == {2: "a"}
+
+
+@pytest.mark.parametrize(
+    "right", ["c", "A", "a ", "x" * (MAX_QUESTION_CHARS + 1), 1, None, ["a"], {"a": 1}]
+)
+def test_a_right_answer_that_is_not_an_option_is_refused_and_changes_nothing(store, right):
+    opened, [device] = _class_with_students(store, 1)
+    store.set_step(opened.code, opened.secret, 2, ["a", "b"], "Which?", "a")
+    store.vote(opened.code, device, 2, 1, "a")
+    before = store.state(opened.code)
+    with pytest.raises(MalformedRequestError, match="right answer must be one of the step's"):
+        store.set_step(opened.code, opened.secret, 2, ["a", "b"], "Which?", right)
+    with pytest.raises(MalformedRequestError):
+        store.set_step(opened.code, opened.secret, 3, [], "", "a")  # a step without options
+    assert store.state(opened.code) == before
+    assert _rights(store, opened.code, opened.secret) == {2: "a"}
+
+
+def test_an_sqlite_file_from_before_questions_and_right_answers_still_opens(tmp_path, clock):
     path = tmp_path / "classes.sqlite3"
     with sqlite3.connect(path) as db:  # the classes table as it was before questions
         db.execute(
@@ -401,8 +459,12 @@ def test_an_sqlite_file_from_before_questions_still_opens(tmp_path, clock):
     store = SQLiteClassStore(path, clock)
     try:
         assert (store.state("K7QX9P").step, store.state("K7QX9P").question) == (2, "")
-        store.set_step("K7QX9P", "s" * 43, 3, ["a"], "Which?")
+        store.set_step("K7QX9P", "s" * 43, 3, ["a"], "Which?", "a")
         assert store.state("K7QX9P").question == "Which?"
+        device = new_device_id()
+        store.join("K7QX9P", device)
+        store.vote("K7QX9P", device, 3, 1, "a")
+        assert _rights(store, "K7QX9P", "s" * 43) == {3: "a"}
     finally:
         store.close()
 

@@ -15,8 +15,7 @@ from attention.teaching.lesson.content import lesson_text
 from classroom.redis_store import RedisClassStore
 from classroom.sqlite_store import SQLiteClassStore
 from tests.apptest import chart, open_page
-from ui.live_class import LECTURER, results_file
-from ui.live_class import RIGHT_ANSWERS as RIGHT
+from ui.live_class import CLOSED, LECTURER, results_file
 from ui.live_student import DEVICE, OTHER_VIEW
 
 PAGE = "pages/lesson.py"
@@ -135,8 +134,7 @@ def test_a_class_from_start_to_close(any_store):
         assert any("answer shown" in text for text in texts(at))
         assert any(text.startswith("The answer:") for text in texts(at))
     # The right answer as the students' pages state it, for the results' share right.
-    (shown,) = [t for t in texts(students[0]) if t.startswith("The answer:")]
-    right = shown.split("“", 1)[1].split("”", 1)[0]
+    right = shown_answer(students[0])
     assert right in options
 
     ok(lecturer.button(key="live_vote_again").click().run())
@@ -158,13 +156,72 @@ def test_a_class_from_start_to_close(any_store):
     # The closed class's results stay downloadable on the projector.
     (download,) = lecturer.get("download_button")
     assert code in download.proto.label and secret not in download.proto.label
-    closed, known = lecturer.session_state["live_class_closed"], lecturer.session_state[RIGHT]
-    rows = results_file(store, closed, known).decode()
+    rows = results_file(store, lecturer.session_state[CLOSED]).decode()
     shares = {o: "1.000" if o == right else "0.000" for o in options}  # one option each round
     assert rows.splitlines()[1:] == [
         f"2,1,{options[0]},2,2,{shares[options[0]]}",
         f"2,2,{options[1]},1,1,{shares[options[1]]}",
     ]
+
+
+def shown_answer(student) -> str:
+    """The right answer as a student's page states it after the reveal."""
+    (shown,) = [t for t in texts(student) if t.startswith("The answer:")]
+    return shown.split("“", 1)[1].split("”", 1)[0]
+
+
+def share(cast: list[str], right: str) -> str:
+    """The share of the answers cast that were right, as the results CSV writes it."""
+    return f"{cast.count(right) / len(cast):.3f}"
+
+
+def test_a_reloaded_lecturer_still_gets_the_earlier_steps_share_right(store):
+    """The right answers live in the store, not in the session: a new session on the
+    lecturer's tab (a reload, a dead worker) takes the class back and its results CSV
+    fills share_right for the steps the old session drove too."""
+    lecturer, code = start_class()
+    secret = lecturer.session_state[LECTURER].secret
+    students = [join(code, device) for device in DEVICES]
+    options, right = {}, {}  # per step: its options and its right answer
+    cast = {}  # (step, round): the answers cast
+
+    def two_rounds(projector, step: int, first: list[str]) -> None:
+        """Round 1: each student answers `first` in turn, the projector reveals and a
+        student's page states the right answer; round 2: one right answer, one wrong."""
+        cast[step, 1] = first
+        for at, option in zip(students, first, strict=True):
+            vote(ok(at.run()), step, 1, option)
+        ok(projector.button(key="lesson_reveal").click().run())
+        right[step] = shown_answer(ok(students[0].run()))
+        assert right[step] in options[step]
+        ok(projector.button(key="live_vote_again").click().run())
+        cast[step, 2] = [right[step], next(o for o in options[step] if o != right[step])]
+        for at, option in zip(students, cast[step, 2], strict=True):
+            vote(ok(at.run()), step, 2, option)
+
+    press(lecturer, "Next ▶")
+    options[2] = list(store.state(code).votes)
+    two_rounds(lecturer, 2, options[2][:2])  # round 1: one student each on two options
+
+    # The tab reloads: a new session, to which the tab hands back the class it kept.
+    reloaded = ok(open_page(PAGE, present="1", step="2", **{"class": code}))
+    reloaded.session_state["lecturer_tab_lecturer"] = {"kept": {"code": code, "secret": secret}}
+    ok(reloaded.run())
+    assert reloaded.session_state[LECTURER].code == code
+    press(reloaded, "Next ▶")
+    assert store.state(code).step == 3
+    options[3] = list(store.state(code).votes)
+    two_rounds(reloaded, 3, [options[3][0]] * 2)
+
+    ok(reloaded.button(key="live_close").click().run())
+    assert reloaded.get("download_button")  # the new session offers the results
+    rows = results_file(store, reloaded.session_state[CLOSED]).decode().splitlines()
+    assert rows[1:] == [
+        f"{step},{round},{option},{answers.count(option)},2,{share(answers, right[step])}"
+        for (step, round), answers in sorted(cast.items())
+        for option in sorted(set(answers))
+    ]
+    assert {row.rsplit(",", 1)[1] for row in rows[1:] if row.split(",")[1] == "2"} == {"0.500"}
 
 
 def test_a_students_page_never_offers_a_lecturer_control(store):

@@ -66,7 +66,7 @@ def test_the_csv_has_a_row_per_step_round_and_option():
     ]
     rows = list(csv.reader(io.StringIO(results_csv(results))))
     assert rows[0] == list(COLUMNS)
-    assert rows[1:] == [  # no right answers known (the HTTP endpoint): no share
+    assert rows[1:] == [  # no right answer known: no share
         ["1", "1", "a,b", "1", "1", ""],
         ["2", "1", "no", "1", "3", ""],
         ["2", "1", "yes", "2", "3", ""],
@@ -78,12 +78,12 @@ def test_the_csv_gives_each_round_its_share_right():
     """Hand counts: step 3 round 1, 2 of 5 right; round 2, 4 of 5; step 4's right answer
     got no vote; step 5's right answer is unknown."""
     results = [
-        RoundResult(step=3, round=1, votes={"A": 2, "B": 3}, answered=5),
-        RoundResult(step=3, round=2, votes={"A": 4, "B": 1}, answered=5),
-        RoundResult(step=4, round=1, votes={"x": 1}, answered=1),
+        RoundResult(step=3, round=1, votes={"A": 2, "B": 3}, answered=5, right="A"),
+        RoundResult(step=3, round=2, votes={"A": 4, "B": 1}, answered=5, right="A"),
+        RoundResult(step=4, round=1, votes={"x": 1}, answered=1, right="z"),
         RoundResult(step=5, round=1, votes={"y": 2}, answered=2),
     ]
-    rows = list(csv.reader(io.StringIO(results_csv(results, {3: "A", 4: "z"}))))
+    rows = list(csv.reader(io.StringIO(results_csv(results))))
     share = {(r[0], r[1]): r[5] for r in rows[1:]}
     assert share == {("3", "1"): "0.400", ("3", "2"): "0.800", ("4", "1"): "0.000", ("5", "1"): ""}
     assert [r[5] for r in rows[1:3]] == ["0.400", "0.400"]  # on each option's row

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import io
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import segno
 import streamlit as st
@@ -26,7 +26,6 @@ from ui.charts import show_chart
 CLASS_PARAM = "class"
 LECTURER = "live_class_lecturer"  # session: the OpenedClass this session drives
 CLOSED = "live_class_closed"  # session: the class this session closed (for its results)
-RIGHT_ANSWERS = "live_class_right"  # session: step → its right answer, for the results
 _NOTICE = "live_class_notice"  # session: a message for the next run (a refused action)
 _SEEN = "live_class_seen"  # session: the class's (step, round, phase) at this page's last sync
 # How often the projector asks the store for joined, answered and the votes: one page
@@ -156,17 +155,18 @@ def sync(
     revealed: bool,
     question: str = "",
 ) -> PublicState | None:
-    """Bring the class to the lecturer's page: its step, answers and question (as this page
-    filled it), and the reveal; the step's right answer is kept in the session for the
-    results' share right.
+    """Bring the class to the lecturer's page: its step, answers, question (as this page
+    filled it) and right answer, and the reveal. The store keeps each step's right answer
+    for the results' share right (lecturer only), so a new session on this tab loses none.
+    The step's options in their order settle its right answer (a quiz shuffles them by the
+    step's own seed), so unchanged options need no new set_step.
     None (and this session no longer drives it) when the store refuses, e.g. the class
     was closed from another window."""
-    st.session_state.setdefault(RIGHT_ANSWERS, {})[step] = right
     store = class_store()
     try:
         state = store.state(opened.code)
         if (state.step, list(state.votes), state.question) != (step, list(options), question):
-            state = store.set_step(opened.code, opened.secret, step, options, question)
+            state = store.set_step(opened.code, opened.secret, step, options, question, right)
         if revealed and state.phase == "asking":
             state = store.reveal(opened.code, opened.secret)
     except ClassStoreError as error:
@@ -211,13 +211,11 @@ def closed_class() -> OpenedClass | None:
 
 
 def results_button(opened: OpenedClass) -> None:
-    """The class's results as CSV (per step and round: counts per option, answered),
-    built only when clicked."""
+    """The class's results as CSV (per step and round: counts per option, answered, share
+    right), built only when clicked."""
     st.download_button(
         f"Results of class {opened.code} (CSV)",
-        functools.partial(
-            results_file, class_store(), opened, dict(st.session_state.get(RIGHT_ANSWERS, {}))
-        ),
+        functools.partial(results_file, class_store(), opened),
         file_name=f"head-spaces-class-{opened.code}.csv",
         mime="text/csv",
         on_click="ignore",
@@ -225,12 +223,10 @@ def results_button(opened: OpenedClass) -> None:
     )
 
 
-def results_file(
-    store: ClassStore, opened: OpenedClass, right: Mapping[int, str] | None = None
-) -> bytes:
-    """The results CSV (`right`: step → its right answer); Streamlit runs it on its own
-    thread when the button is clicked, so it reads nothing from the session."""
-    return results_csv(store.results(opened.code, opened.secret), right).encode("utf-8")
+def results_file(store: ClassStore, opened: OpenedClass) -> bytes:
+    """The results CSV; Streamlit runs it on its own thread when the button is clicked,
+    so it reads nothing from the session."""
+    return results_csv(store.results(opened.code, opened.secret)).encode("utf-8")
 
 
 def _close(opened: OpenedClass) -> None:
