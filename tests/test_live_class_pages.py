@@ -8,6 +8,8 @@ lecturer's secret appears in no page and no URL."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import redis
 
@@ -15,8 +17,10 @@ from attention.teaching.lesson.content import lesson_text
 from classroom.redis_store import RedisClassStore
 from classroom.sqlite_store import SQLiteClassStore
 from tests.apptest import chart, open_page
+from ui.lesson_steps import LESSON_STEPS
 from ui.live_class import CLOSED, LECTURER, results_file
 from ui.live_student import DEVICE, OTHER_VIEW
+from ui.scenario import Scenario
 
 PAGE = "pages/lesson.py"
 STEPS = len(lesson_text())  # the questions a class votes on (the last slide has none)
@@ -337,3 +341,22 @@ def test_a_reconnect_to_another_worker_joins_with_the_browsers_id(store):
     ok(at.run())
     assert f"Class {code} · Step 1 of {STEPS} · vote open" in texts(at)
     assert store.state(code).joined == 1
+
+
+def test_after_the_reveal_a_student_sees_the_steps_revealed_figure(store):
+    """Step 3 asks with the query, keys and values and reveals the arithmetic: a student's
+    screen must draw the step's asking figure, then after the reveal its revealed one (the
+    screens are shared between students, so the phase is part of their key)."""
+    step = LESSON_STEPS[2]
+    view = step.view(Scenario(), step.control(Scenario()).default)  # as a new screen has it
+    asking, revealed = (
+        json.loads(f.to_json())["data"] for f in (view.figure, view.revealed_figure)
+    )
+    lecturer, code = start_class()
+    for _ in range(2):
+        press(lecturer, "Next ▶")
+    student = join(code, DEVICES[0])
+    assert chart(student, "lesson_view_by_hand")["data"] == asking
+    ok(lecturer.button(key="lesson_reveal").click().run())
+    ok(student.run())
+    assert chart(student, "lesson_view_by_hand")["data"] == revealed != asking

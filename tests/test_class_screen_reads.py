@@ -1,0 +1,86 @@
+"""A Next reruns every student's screen at once: the class state is read once per process
+and pushed screen (ui.live_student.screen_state), never drawing less than the push said;
+and the app's st.Page objects are made once per session (ui.navigation.app_pages)."""
+
+from __future__ import annotations
+
+import pytest
+import streamlit as st
+
+from classroom.events import screen_of
+from classroom.sqlite_store import SQLiteClassStore
+from tests.apptest import open_page
+from ui import live_student
+from ui.navigation import PAGES
+
+
+class CountingStore:
+    """The real store, counting reads of the class state."""
+
+    def __init__(self, store: SQLiteClassStore) -> None:
+        self.store, self.reads = store, 0
+
+    def state(self, code: str):
+        self.reads += 1
+        return self.store.state(code)
+
+
+@pytest.fixture
+def class_in_store(tmp_path, monkeypatch):
+    store = SQLiteClassStore(tmp_path / "classes.sqlite3")
+    counting = CountingStore(store)
+    monkeypatch.setattr(live_student, "class_store", lambda: counting)
+    monkeypatch.setattr(live_student, "_latest", {})
+    opened = store.open_class(5, ["yes", "no"])
+    yield store, opened, counting
+    store.close()
+
+
+def test_screens_pushed_the_same_step_share_one_read(class_in_store):
+    store, opened, counting = class_in_store
+    store.set_step(opened.code, opened.secret, 2, ["left", "right"])
+    pushed = screen_of(store.state(opened.code))
+    states = [live_student.screen_state(opened.code, pushed) for _ in range(40)]
+    assert counting.reads == 1
+    assert {(s.step, tuple(s.votes)) for s in states} == {(2, ("left", "right"))}
+
+
+def test_a_screen_never_draws_less_than_its_push(class_in_store):
+    store, opened, counting = class_in_store
+    live_student.screen_state(opened.code, None)  # step 1, now the process's latest
+    store.set_step(opened.code, opened.secret, 3, ["up", "down"])
+    pushed = screen_of(store.state(opened.code))
+    assert live_student.screen_state(opened.code, pushed).step == 3
+    assert counting.reads == 2
+    store.reveal(opened.code, opened.secret)
+    revealed = screen_of(store.state(opened.code))
+    assert live_student.screen_state(opened.code, revealed).phase == "revealed"
+    assert counting.reads == 3
+
+
+def test_a_run_without_a_push_or_an_old_read_reads_the_store(class_in_store, monkeypatch):
+    _, opened, counting = class_in_store
+    first = live_student.screen_state(opened.code, None)
+    live_student.screen_state(opened.code, None)  # a vote's or a full run: no push
+    assert counting.reads == 2
+    monkeypatch.setattr(live_student, "REUSE_SECONDS", 0.0)
+    live_student.screen_state(opened.code, screen_of(first))
+    assert counting.reads == 3
+
+
+def test_the_pages_are_made_once_per_session(monkeypatch):
+    made: list[str] = []
+    page = st.Page
+
+    def counted(*args, **kwargs):
+        made.append(str(args[0]))
+        return page(*args, **kwargs)
+
+    monkeypatch.setattr(st, "Page", counted)
+    at = open_page()
+    at.run()
+    at.run()
+    assert not at.exception
+    assert len(made) == len(set(made)) == len(PAGES)  # every page once, not once per run
+    open_page()
+    assert len(made) == 2 * len(PAGES)  # a new session makes its own
