@@ -7,6 +7,7 @@ lecturer". No lecturer control is drawn here."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 import time
 from pathlib import Path
@@ -20,7 +21,6 @@ from attention.teaching.narration import live_class as words
 from classroom.events import screen_of
 from classroom.store import ClassStoreError, PublicState
 from ui import lesson, url_params
-from ui.cache_policy import PER_USER_TTL
 from ui.lesson import LessonStep
 from ui.live_class import CLASS_PARAM, class_store
 from ui.media import narrow_screen
@@ -230,16 +230,17 @@ def screen_state(code: str, pushed: str | None) -> PublicState:
     return state
 
 
-@st.cache_resource(max_entries=64, ttl=PER_USER_TTL, show_spinner=False)
+@functools.lru_cache(maxsize=32)
 def shared_screen(
-    _step: LessonStep, _scenario: Scenario, _value: object, number: int, revealed: bool, key: str
+    step: LessonStep, scenario: Scenario, value: object, number: int, revealed: bool, phone: bool
 ) -> tuple[StepView, lesson.Chart]:
-    """A step's view and chart, made once for every student's screen that shows them with
-    the same scenario, control value, screen width and phase (a Next redraws them all at
-    once); read-only for its callers. `key` stands for the arguments not hashed (a
-    string hashes fast)."""
-    view = _step.view(_scenario, _value)
-    return view, lesson.chart(_step.text, view, number, False, revealed)
+    """A step's view and chart, made once in this process for every student's screen that
+    shows them with the same scenario, control value, phase and screen width (`phone`,
+    which the view and chart read from the session): a Next redraws them all at once.
+    Read-only for its callers. An LRU of a few steps rather than st.cache_resource, whose
+    key hashing took a third of a screen's own time."""
+    view = step.view(scenario, value)
+    return view, lesson.chart(step.text, view, number, False, revealed)
 
 
 def step_screen(
@@ -247,8 +248,7 @@ def step_screen(
 ) -> tuple[StepView, lesson.Chart]:
     """The step's view and chart for this screen, shared with the class's other screens."""
     value = lesson.control_value(step, scenario)
-    key = repr((step.text.id, scenario, value, narrow_screen()))
-    return shared_screen(step, scenario, value, number, revealed, key)
+    return shared_screen(step, scenario, value, number, revealed, narrow_screen())
 
 
 def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
