@@ -36,12 +36,10 @@ import asyncio
 import json
 import os
 import random
-import re
 import signal
 import tempfile
 import time
 import urllib.request
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -49,22 +47,19 @@ import psutil
 from playwright.async_api import async_playwright
 
 from benchmarks.common import print_table
-from classroom.store import new_device_id
 from harness.browser import CHROMIUM
-from harness.streamlit_client import Run, StreamlitTab
+from harness.class_student import ClassStudent
+from harness.streamlit_client import StreamlitTab
 from serving.cluster import Cluster, logged_upstreams
 from serving.launch import free_port
 from serving.nginx import ROUTE_COOKIE
 from tests.redis_server import RedisServer
 from ui.live_class import POLL_SECONDS
 
-DEVICE_KEY = "live_device"  # ui.live_student's device component
-PUSH_KEY = "live_push"  # … and its push component
 JOIN_WINDOW = 10.0
 VOTE_WINDOW = 20.0
 IDLE_SECONDS = 10.0
 FOLLOW_TIMEOUT = 60.0
-STATUS = re.compile(r"Class \w+ · Step (\d+) of")  # a student's status line (narration)
 # In the projector's page: every 50 ms, when its "N answered this round" changes, note
 # (wall-clock ms, N) in window.answeredSeen.
 WATCH_ANSWERED = """() => {
@@ -86,102 +81,9 @@ def p95(values: list[float]) -> float:
     return ordered[max(0, round(0.95 * len(ordered)) - 1)]
 
 
-def vote_key(step: int, round: int = 1) -> str:
-    return f"live_vote_{step}_{round}"
-
-
 def get_json(url: str) -> dict:
     with urllib.request.urlopen(url, timeout=30) as response:
         return json.loads(response.read())
-
-
-@dataclass
-class Student:
-    """One protocol-level student: the page tab, its device id and what it measured."""
-
-    tab: StreamlitTab
-    device: str = field(default_factory=new_device_id)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    drawn: str = ""  # the last screen (SSE data) its page was rerun for
-    shown_at: dict[int, float] = field(default_factory=dict)  # step → when first drawn
-    pushed_at: dict[int, float] = field(default_factory=dict)  # step → when first pushed
-    errors: list[str] = field(default_factory=list)
-    reruns: set[asyncio.Task] = field(default_factory=set)  # pending, kept from the GC
-
-    def rerun_soon(self, screen: str) -> None:
-        task = asyncio.create_task(self.rerun(screen))
-        self.reruns.add(task)
-        task.add_done_callback(self.reruns.discard)
-
-    def note(self, run: Run) -> Run:
-        if not run.ok:
-            self.errors.append(run.status)
-        for text in run.texts:
-            if shown := STATUS.search(text):
-                self.shown_at.setdefault(int(shown[1]), time.monotonic())
-        return run
-
-    async def join(self) -> float:
-        """Open the join link and say the device id; seconds until the step is drawn."""
-        start = time.monotonic()
-        async with self.lock:
-            self.note(await self.tab.open())
-            self.note(await self.tab.set_component_state(DEVICE_KEY, {"device": self.device}))
-        if 1 not in self.shown_at:  # the class's status line: joined, step drawn
-            self.errors.append("not joined")
-        return time.monotonic() - start
-
-    async def rerun(self, screen: str) -> None:
-        """What the push component does with a new screen: its trigger reruns the class's
-        fragment (after a lost socket: the frontend reconnects and reruns the whole page,
-        then the device id goes to the new session)."""
-        async with self.lock:
-            if not self.tab.connected:
-                await self.tab.reconnect(60.0)
-                self.note(await self.tab.rerun())
-                self.note(await self.tab.set_component_state(DEVICE_KEY, {"device": self.device}))
-            else:
-                self.note(await self.tab.trigger_component(PUSH_KEY, "moved", screen))
-
-    async def vote(self, step: int, option: str) -> bool:
-        """Answer; True once the page acknowledged it (its run finished without error)."""
-        async with self.lock:
-            if not self.tab.connected:
-                return False
-            run = await self.tab.set(vote_key(step), option)
-        self.note(run)
-        return run.ok and run.status == "ok"
-
-    async def listen(self, url: str, stop: asyncio.Event) -> None:
-        """The class's event stream over plain HTTP with the tab's cookies (so the proxy
-        sends it to the tab's own worker, as a browser's EventSource); reconnects as
-        EventSource does."""
-        parts = urlsplit(url)
-        while not stop.is_set():
-            try:
-                reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
-                request = (
-                    f"GET {parts.path} HTTP/1.0\r\nHost: {parts.netloc}\r\n"
-                    f"Cookie: {self.tab.cookie_header()}\r\n\r\n"
-                )
-                writer.write(request.encode())
-                await writer.drain()
-                while not stop.is_set():
-                    line = await reader.readline()
-                    if not line:
-                        break
-                    if line.startswith(b"data: "):
-                        data = line[6:].decode().strip()
-                        if data != self.drawn:
-                            self.drawn = data
-                            step = json.loads(data).get("step")
-                            if step is not None:
-                                self.pushed_at.setdefault(step, time.monotonic())
-                            self.rerun_soon(data)
-                writer.close()
-            except OSError:
-                pass
-            await asyncio.sleep(1.0)
 
 
 class Lecturer:
@@ -231,7 +133,7 @@ async def wait_state(api: str, check, timeout: float = 30.0) -> dict:
         await asyncio.sleep(0.05)
 
 
-async def follow_times(students: list[Student], step: int, since: float) -> list[float]:
+async def follow_times(students: list[ClassStudent], step: int, since: float) -> list[float]:
     """Seconds from `since` until each student drew `step` (waits up to FOLLOW_TIMEOUT)."""
     deadline = time.monotonic() + FOLLOW_TIMEOUT
     while time.monotonic() < deadline and not all(step in s.shown_at for s in students):
@@ -239,12 +141,14 @@ async def follow_times(students: list[Student], step: int, since: float) -> list
     return [s.shown_at[step] - since for s in students if step in s.shown_at]
 
 
-async def votes(students: list[Student], step: int, options: list[str], api: str, window: float):
+async def votes(
+    students: list[ClassStudent], step: int, options: list[str], api: str, window: float
+):
     """Every student votes once, at a random moment within `window`; (student, seconds from
     the vote to the API answering after the acknowledgement, acknowledged, wall-clock time
     of the acknowledgement) per vote."""
 
-    async def one(student: Student) -> tuple[Student, float, bool, float]:
+    async def one(student: ClassStudent) -> tuple[ClassStudent, float, bool, float]:
         await asyncio.sleep(random.uniform(0, window))
         start = time.monotonic()
         acked = await student.vote(step, random.choice(options))
@@ -294,9 +198,9 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
         lecturer_route = next(
             c["value"] for c in await page.context.cookies() if c["name"] == ROUTE_COOKIE
         )
-        students = [Student(StreamlitTab(url, "lesson", f"class={code}")) for _ in range(n)]
+        students = [ClassStudent(StreamlitTab(url, "lesson", f"class={code}")) for _ in range(n)]
 
-        async def join_later(student: Student) -> float:
+        async def join_later(student: ClassStudent) -> float:
             await asyncio.sleep(random.uniform(0, JOIN_WINDOW))
             return await student.join()
 
