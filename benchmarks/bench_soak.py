@@ -8,20 +8,29 @@ goes to the new step within a few seconds, then answers the step's quiz. 20 more
 and then a new sentence. A worker is killed (SIGKILL) at a random time in the middle half
 of the run; `python -m serving` restarts it and its students reconnect.
 
+With --class the 160 are a live class instead (issue 26's one-hour class): they join
+by the code and follow by push (harness.class_student, as bench_live_class), and vote in
+both rounds of every step; the lecturer drives the class through the store as the
+console's buttons do (each step asked, revealed, asked again, revealed; the next step
+every --step-every seconds) with each step's answers as a default screen computes them.
+--no-kill leaves every worker up, so memory stays with the sessions that made it.
+
 Reported per window (--window, 5 minutes): actions, errors, p95 action latency, the
 students whose page showed another step than the lecturer's (lost state), RSS per worker,
 open sockets on the workers, the class store's size. Targets (issue 29): 0 lost state, no
 error page, p95 within 1.5x of the first window, RSS at the end within 15 % of the first
-window's.
+window's; with --class also issue 26's: RSS at the end within 10 % of after the first step.
 
     python -m benchmarks.bench_soak --minutes 10
     python -m benchmarks.bench_soak --minutes 60
+    python -m benchmarks.bench_soak --minutes 60 --class --no-kill
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import signal
@@ -40,6 +49,9 @@ import psutil
 from attention.teaching.lesson.content import lesson_text
 from attention.teaching.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
 from benchmarks.common import print_table
+from classroom import open_store
+from classroom.store import ClassStore, OpenedClass
+from harness.class_student import ClassStudent
 from harness.streamlit_client import Run, StreamlitTab
 from serving.launch import ROOT, free_port, healthy
 
@@ -70,6 +82,10 @@ class Soak:
     lost: list[float] = field(default_factory=list)  # when a page showed another step
     samples: list[dict] = field(default_factory=list)
     kill_at: float | None = None
+    step_every: float = 150.0
+    in_class: list[ClassStudent] = field(default_factory=list)
+    checks: set[asyncio.Task] = field(default_factory=set)  # pending, kept from the GC
+    after_first_step: dict | None = None  # a sample when the lecturer left step 1
     killed_port: str = ""
     reconnects: int = 0
 
@@ -159,6 +175,90 @@ async def lecture(soak: Soak, until: float, every: float, steps: int) -> None:
         soak.step_changed = asyncio.Event()
 
 
+def class_answers() -> list[tuple[list[str], str]]:
+    """Each step's answer options and right answer as a screen on the default scenario
+    computes them (what the lecturer's page sends the class)."""
+    from ui.lesson_steps import LESSON_STEPS
+    from ui.scenario import Scenario
+
+    answers = []
+    for step in LESSON_STEPS:
+        control = step.control(Scenario())
+        view = step.view(Scenario(), None if control is None else control.default)
+        answers.append((list(view.quiz.options), view.quiz.right))
+    return answers
+
+
+async def in_class(
+    soak: Soak, url: str, code: str, until: float, rng: random.Random, timeout: float
+) -> None:
+    """One student in the live class: join, follow by push, vote in every round (3 s to
+    a third of a step's time after the round opens); a page still on another step 20 s
+    after the lecturer moved is lost state."""
+    student = ClassStudent(StreamlitTab(url, "lesson", f"class={code}", timeout=timeout))
+    student.record = soak.record
+    soak.in_class.append(student)
+    await student.join()
+    stop = asyncio.Event()
+    listener = asyncio.create_task(student.listen(f"{url}/api/classes/{code}/events", stop))
+    voted: set[tuple[int, int]] = set()
+    while time.perf_counter() < until:
+        try:
+            await asyncio.wait_for(student.screen_changed.wait(), until - time.perf_counter())
+        except TimeoutError:
+            break
+        screen = json.loads(student.drawn)
+        moment = (screen.get("step"), screen.get("round"))
+        if screen.get("phase") != "asking" or moment in voted or not screen.get("options"):
+            continue
+        voted.add(moment)
+        await asyncio.sleep(rng.uniform(3, max(3.0, soak.step_every / 3)))
+        if json.loads(student.drawn) == screen:
+            await student.vote(moment[0], rng.choice(screen["options"]), moment[1])
+    stop.set()
+    listener.cancel()
+    await student.tab.close()
+
+
+async def class_lecture(
+    soak: Soak,
+    store: ClassStore,
+    opened: OpenedClass,
+    until: float,
+    answers: list[tuple[list[str], str]],
+    sample_now,
+) -> None:
+    """The lecturer through the store, as the console's buttons: each step asked (40 % of
+    its time), revealed, asked again (40 %), revealed; then the next step."""
+    every, code, secret = soak.step_every, opened.code, opened.secret
+    while True:
+        for share, action in ((0.4, store.reveal), (0.1, store.open_second_round)):
+            await asyncio.sleep(share * every)
+            await asyncio.to_thread(action, code, secret)
+        await asyncio.sleep(0.4 * every)
+        await asyncio.to_thread(store.reveal, code, secret)
+        await asyncio.sleep(0.1 * every)
+        if time.perf_counter() + every > until:
+            return
+        if soak.after_first_step is None:
+            soak.after_first_step = {"t": time.perf_counter() - soak.t0, **sample_now()}
+        soak.step = soak.step % len(answers) + 1
+        options, right = answers[soak.step - 1]
+        await asyncio.to_thread(store.set_step, code, secret, soak.step, options, "", right)
+        check = asyncio.create_task(check_followed(soak, soak.step))
+        soak.checks.add(check)
+        check.add_done_callback(soak.checks.discard)
+
+
+async def check_followed(soak: Soak, step: int, grace: float = 20.0) -> None:
+    """`grace` seconds after a move, every student still in class shows its step."""
+    await asyncio.sleep(grace)
+    if soak.step != step:
+        return
+    behind = [s for s in soak.in_class if s.showing != step]
+    soak.lost.extend([time.perf_counter() - soak.t0] * len(behind))
+
+
 def workers(serve: psutil.Process) -> dict[str, psutil.Process]:
     """The Streamlit workers `python -m serving` runs now, by their port."""
     found = {}
@@ -222,22 +322,37 @@ async def soak_run(args: argparse.Namespace, url: str, serve: psutil.Process, st
         warm = StreamlitTab(url, page, timeout=180)
         await warm.open()
         await warm.close()
+    if args.live_class:
+        answers = await asyncio.to_thread(class_answers)
+        class_store = open_store(f"sqlite://{store}")
+        opened = class_store.open_class(len(answers), answers[0][0])
+        class_store.set_step(opened.code, opened.secret, 1, answers[0][0], "", answers[0][1])
     start = time.perf_counter()
-    soak = Soak(start)
+    soak = Soak(start, step_every=args.step_every)
     until = start + 60 * args.minutes
-    tasks = [
-        follow(soak, url, until, random.Random(rng.random()), args.timeout)
-        for _ in range(args.followers)
-    ] + [
+    background = [asyncio.create_task(sampler(soak, serve, store, args.window))]
+    if args.live_class:
+        followers = [
+            in_class(soak, url, opened.code, until, random.Random(rng.random()), args.timeout)
+            for _ in range(args.followers)
+        ]
+        lecturer = class_lecture(
+            soak, class_store, opened, until, answers, lambda: sample(serve, store)
+        )
+    else:
+        followers = [
+            follow(soak, url, until, random.Random(rng.random()), args.timeout)
+            for _ in range(args.followers)
+        ]
+        lecturer = lecture(soak, until, args.step_every, len(lesson_text()))
+    tasks = followers + [
         explore(soak, url, until, random.Random(rng.random()), args.timeout)
         for _ in range(args.explorers)
     ]
-    steps = len(lesson_text())
-    background = [
-        asyncio.create_task(lecture(soak, until, args.step_every, steps)),
-        asyncio.create_task(sampler(soak, serve, store, args.window)),
-        asyncio.create_task(kill_one(soak, serve, rng.uniform(0.25, 0.75) * 60 * args.minutes)),
-    ]
+    background.append(asyncio.create_task(lecturer))
+    if args.kill:
+        kill_at = rng.uniform(0.25, 0.75) * 60 * args.minutes
+        background.append(asyncio.create_task(kill_one(soak, serve, kill_at)))
     first = sample(serve, store)
     await asyncio.gather(*tasks)
     for task in background:
@@ -275,11 +390,16 @@ def report(soak: Soak, args: argparse.Namespace) -> None:
             " / ".join(f"{v:.0f}" for v in at["rss"].values()),
             sum(at["sockets"].values()), at["store_kb"],
         ])  # fmt: skip
+    following = "in a live class by push (two rounds per step)" if args.live_class else "the Lesson"
+    killed = (
+        f"worker killed at {clock(soak.kill_at)} (port {soak.killed_port})"
+        if soak.kill_at is not None
+        else "no worker killed"
+    )
     print(
-        f"Soak: {args.minutes} min, {args.followers} following the Lesson (a step every "
+        f"Soak: {args.minutes} min, {args.followers} following {following} (a step every "
         f"{args.step_every:.0f} s) + {args.explorers} exploring the real model, "
-        f"`python -m serving --workers {args.workers}`; worker killed at "
-        f"{clock(soak.kill_at or 0)} (port {soak.killed_port}), {soak.reconnects} students "
+        f"`python -m serving --workers {args.workers}`; {killed}, {soak.reconnects} students "
         f"reconnected; {os.cpu_count()} cores, load average "
         f"{os.getloadavg()[0]:.1f} at the end"
     )
@@ -298,8 +418,18 @@ def report(soak: Soak, args: argparse.Namespace) -> None:
     first_rss = soak.samples[1]["rss"] if len(soak.samples) > 2 else soak.samples[0]["rss"]
     last_rss = soak.samples[-1]["rss"]
     growth = {port: last_rss[port] / first_rss[port] - 1 for port in last_rss if port in first_rss}
-    print_table(
-        ["target", "figure", "met"],
+    rows = []
+    if soak.after_first_step is not None:  # a class: issue 26's memory target
+        after = soak.after_first_step["rss"]
+        kept = {port: last_rss[port] / after[port] - 1 for port in last_rss if port in after}
+        rows.append(
+            [
+                "RSS end within 10 % of after the first step (class)",
+                ", ".join(f"{g:+.0%}" for g in kept.values()),
+                all(abs(g) <= 0.10 for g in kept.values()),
+            ]
+        )
+    rows.extend(
         [
             ["0 lost state", len(soak.lost), not soak.lost],
             ["no error (apart from the kill's)", sum(errors.values()), not errors],
@@ -309,8 +439,9 @@ def report(soak: Soak, args: argparse.Namespace) -> None:
              ", ".join(f"{g:+.0%}" + (" (restarted)" if port == soak.killed_port else "")
                        for port, g in growth.items()),
              all(abs(g) <= 0.15 for port, g in growth.items() if port != soak.killed_port)],
-        ],
+        ]
     )  # fmt: skip
+    print_table(["target", "figure", "met"], rows)
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
@@ -323,6 +454,12 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--step-every", type=float, help="default: 150 s; 40 s under 30 min")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a run fails")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--class", dest="live_class", action="store_true", help="a live class, by push"
+    )
+    parser.add_argument(
+        "--kill", action=argparse.BooleanOptionalAction, default=True, help="kill a worker"
+    )
     args = parser.parse_args(argv)
     if args.step_every is None:
         args.step_every = 150.0 if args.minutes >= 30 else 40.0

@@ -38,6 +38,7 @@ class ClassStudent:
     drawn: str = ""  # the last screen (SSE data) its page was rerun for
     screen_changed: asyncio.Event = field(default_factory=asyncio.Event)
     shown_at: dict[int, float] = field(default_factory=dict)  # step → when first drawn
+    showing: int = 0  # the step its page showed last
     pushed_at: dict[int, float] = field(default_factory=dict)  # step → when first pushed
     errors: list[str] = field(default_factory=list)
     reruns: set[asyncio.Task] = field(default_factory=set)  # pending, kept from the GC
@@ -56,7 +57,8 @@ class ClassStudent:
             self.errors.append(run.status)
         for text in run.texts:
             if shown := STATUS.search(text):
-                self.shown_at.setdefault(int(shown[1]), time.monotonic())
+                self.showing = int(shown[1])
+                self.shown_at.setdefault(self.showing, time.monotonic())
         return run
 
     async def join(self) -> float:
