@@ -176,6 +176,9 @@ def _builders(i: dict) -> dict:
             lambda: head_space_views.query_key_value_figure(
                 i["spaces"].heads[1], tokens, trace.weights[1], 2, 1
             ),
+            lambda: head_space_views.query_key_value_figure(
+                i["spaces"].heads[1], tokens, trace.weights[1], 2, 1, columns=1, title_chars=30
+            ),
         ],
         "motion_figure": [
             lambda: head_motion.motion_figure(i["spaces"], tokens),

@@ -11,15 +11,19 @@ import json
 
 import numpy as np
 
+from attention import MultiHeadAttention
 from attention.experiments.equal_cost import compare_layouts
 from attention.figures.base.phone import for_phone
 from attention.figures.block import concat_figure
+from attention.figures.head_spaces import query_key_value_figure
 from attention.figures.heads_off import importance_figure, rollout_figure
 from attention.figures.lesson import for_slides, lecture_figure
 from attention.figures.lesson_by_hand import ingredients_figure
 from attention.figures.lesson_translation import MapPanel, three_attentions_figure
 from attention.figures.real_model import head_grid_figure
 from attention.figures.why_heads_cost import cost_bars
+from attention.geometry.head_spaces import head_spaces
+from attention.models.toy import toy_inputs
 from attention.teaching.lecture_picture import QUERY, lecture_picture
 from attention.teaching.lesson.by_hand import by_hand
 
@@ -142,6 +146,34 @@ def test_the_lessons_panels_one_per_row_draw_what_the_row_draws():
         [m["z"] for m in stacked["data"]]
     )
     assert _rows_apart(stacked["layout"], ["yaxis", "yaxis2"])
+
+
+def _extent(traces: list[dict], axis: str) -> tuple[float, float]:
+    values = np.concatenate([np.array(t[axis], dtype=float) for t in traces])
+    return float(np.nanmin(values)), float(np.nanmax(values))
+
+
+def test_the_lessons_query_key_value_tiles_stack_on_a_phone():
+    """Step 2's two tiles (queries and keys; values and the output) side by side on a
+    page, one under the other on a phone, drawing the same points."""
+    x = toy_inputs(" ".join(TOKENS), d_model=16, seed=0).x
+    trace = MultiHeadAttention(16, 2, seed=0)(x)
+    space = head_spaces(x, trace).heads[1]
+    figures = [
+        _plain(query_key_value_figure(space, TOKENS, trace.weights[1], 1, 1, columns=columns))
+        for columns in (2, 1)
+    ]
+    for fig in figures:
+        assert len(fig["data"]) == len(figures[0]["data"])
+    (side_q, side_v), (stack_q, stack_v) = (
+        ([t for t in f["data"] if t.get("name") in ("queries", "keys")],
+         [t for t in f["data"] if t.get("name") == "values"])
+        for f in figures
+    )  # fmt: skip
+    assert len(side_q) == 2 and len(side_v) == 1
+    assert _extent(side_q, "x")[1] < _extent(side_v, "x")[0]  # values to the right
+    assert _extent(stack_v, "y")[1] < _extent(stack_q, "y")[0]  # values below
+    assert figures[1]["layout"]["height"] > figures[0]["layout"]["height"]
 
 
 def test_a_phones_caption_grows_the_figure_not_the_plot():

@@ -119,9 +119,16 @@ def _qkv_control(scenario: Scenario) -> Control:
 def _qkv(scenario: Scenario, head: object) -> StepView:
     toy = _toy(scenario)
     run, spaces = data.run(toy), data.spaces(toy)
-    h = int(head) - 1
+    h, phone = int(head) - 1, narrow_screen()
     figure = query_key_value_figure(
-        spaces.heads[h], run.tokens, run.trace.weights[h], toy.focus, h, LESSON_TILE_PX
+        spaces.heads[h],
+        run.tokens,
+        run.trace.weights[h],
+        toy.focus,
+        h,
+        LESSON_TILE_PX,
+        columns=1 if phone else 2,
+        title_chars=PHONE_TITLE_CHARS if phone else PAGE_TITLE_CHARS,
     )
     return qkv_step(run.tokens, run.trace, h, toy.focus, figure, _setting(toy))
 

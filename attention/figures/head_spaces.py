@@ -371,18 +371,21 @@ def query_key_value_figure(
     focus: int,
     head: int,
     tile_px: int = PlaneTiles.tile_px,
+    columns: int = 2,
+    title_chars: int = PAGE_TITLE_CHARS,
 ) -> go.Figure:
     """One head (0-based `head`) in two tiles: its queries (●) and keys (◇) with the focus
     query's lines (left), and its values (■) with the focus token's output ★, their
-    weighted sum (right); `weights` (n, n) is the head's own."""
+    weighted sum (right; below with `columns` = 1, for a phone, titles broken to
+    `title_chars`); `weights` (n, n) is the head's own."""
     n = len(tokens)
     check_shape("weights", weights, (n, n))
     _check_space(space, n)
     labels = [safe_label(t) for t in tokens]
     titles, tiles = _titled_tiles(
         [f"head {head + 1}: queries ●, keys ◇", f"head {head + 1}: values ■, output ★"],
-        2,
-        PAGE_TITLE_CHARS,
+        columns,
+        title_chars,
         tile_px,
     )
     joint = tiles.place(0, np.vstack([space.queries, space.keys]))
