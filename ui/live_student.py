@@ -1,8 +1,10 @@
 """A student's screen in a live class: a device id kept by the browser, the lecturer's
 step and phase (pushed: the browser listens to the class's server-sent events and reruns
-the page when they differ from what it draws), the vote on the step's answers
-(acknowledged only once the store has it), the reveal, and "Explore alone" / "Follow the
-lecturer". No lecturer control is drawn here."""
+the class screen, a fragment, when they differ from what it draws), the vote on the
+step's answers (acknowledged only once the store has it), the reveal, and "Explore alone"
+/ "Follow the lecturer". No lecturer control is drawn here. A Next reruns every screen at
+once, so what they share is made once per process: the class's state per pushed screen,
+the step's view and chart per scenario."""
 
 from __future__ import annotations
 
