@@ -4,6 +4,9 @@ and the app's st.Page objects are made once per session (ui.navigation.app_pages
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 import streamlit as st
 
@@ -11,7 +14,10 @@ from classroom.events import screen_of
 from classroom.sqlite_store import SQLiteClassStore
 from tests.apptest import open_page
 from ui import live_student
+from ui.lesson import LessonStep
+from ui.lesson_steps import LESSON_STEPS
 from ui.navigation import PAGES
+from ui.scenario import Scenario
 
 
 class CountingStore:
@@ -84,3 +90,24 @@ def test_the_pages_are_made_once_per_session(monkeypatch):
     assert len(made) == len(set(made)) == len(PAGES)  # every page once, not once per run
     open_page()
     assert len(made) == 2 * len(PAGES)  # a new session makes its own
+
+
+def test_screens_asking_at_once_for_a_new_step_wait_for_one_computation():
+    """After a Next, a worker's screens all ask for the new step together: it is computed
+    once and the others get that one (each computing it had starved a worker for minutes)."""
+    real = LESSON_STEPS[0]
+    computed: list[int] = []
+
+    def slow_view(scenario, value):
+        computed.append(1)
+        time.sleep(0.3)
+        return real.view(scenario, value)
+
+    step = LessonStep(real.text, real.control, slow_view)
+    scenario = Scenario(seed=7)  # a scenario no other test has drawn
+    with ThreadPoolExecutor(8) as pool:
+        screens = list(
+            pool.map(lambda _: live_student.step_screen(step, scenario, 1, False), range(8))
+        )
+    assert len(computed) == 1
+    assert all(screen is screens[0] for screen in screens)

@@ -232,6 +232,9 @@ def screen_state(code: str, pushed: str | None) -> PublicState:
     return state
 
 
+_screen_lock = threading.Lock()  # one computation of a screen at a time, per process
+
+
 @functools.lru_cache(maxsize=32)
 def shared_screen(
     step: LessonStep, scenario: Scenario, value: object, number: int, revealed: bool, phone: bool
@@ -240,7 +243,8 @@ def shared_screen(
     shows them with the same scenario, control value, phase and screen width (`phone`,
     which the view and chart read from the session): a Next redraws them all at once.
     Read-only for its callers. An LRU of a few steps rather than st.cache_resource, whose
-    key hashing took a third of a screen's own time."""
+    key hashing took a third of a screen's own time; step_screen makes the screens wait
+    for one computation."""
     view = step.view(scenario, value)
     return view, lesson.chart(step.text, view, number, False, revealed)
 
@@ -248,9 +252,13 @@ def shared_screen(
 def step_screen(
     step: LessonStep, scenario: Scenario, number: int, revealed: bool
 ) -> tuple[StepView, lesson.Chart]:
-    """The step's view and chart for this screen, shared with the class's other screens."""
+    """The step's view and chart for this screen, shared with the class's other screens.
+    Under a lock: after a Next, 80 screens on a worker ask for the same new step at once,
+    and each would compute it (a cold step takes seconds; a soak's screens all fell
+    behind and lost their sockets); a screen already made comes back in microseconds."""
     value = lesson.control_value(step, scenario)
-    return shared_screen(step, scenario, value, number, revealed, narrow_screen())
+    with _screen_lock:
+        return shared_screen(step, scenario, value, number, revealed, narrow_screen())
 
 
 def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
