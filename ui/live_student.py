@@ -9,9 +9,9 @@ the step's view and chart per scenario."""
 from __future__ import annotations
 
 import contextlib
-import functools
 import threading
 import time
+from collections import OrderedDict
 from pathlib import Path
 
 import streamlit as st
@@ -232,33 +232,35 @@ def screen_state(code: str, pushed: str | None) -> PublicState:
     return state
 
 
-_screen_lock = threading.Lock()  # one computation of a screen at a time, per process
-
-
-@functools.lru_cache(maxsize=32)
-def shared_screen(
-    step: LessonStep, scenario: Scenario, value: object, number: int, revealed: bool, phone: bool
-) -> tuple[StepView, lesson.Chart]:
-    """A step's view and chart, made once in this process for every student's screen that
-    shows them with the same scenario, control value, phase and screen width (`phone`,
-    which the view and chart read from the session): a Next redraws them all at once.
-    Read-only for its callers. An LRU of a few steps rather than st.cache_resource, whose
-    key hashing took a third of a screen's own time; step_screen makes the screens wait
-    for one computation."""
-    view = step.view(scenario, value)
-    return view, lesson.chart(step.text, view, number, False, revealed)
+# The step screens this process made, oldest first (at most MAX_SCREENS), and the lock
+# under which a missing one is made.
+MAX_SCREENS = 32
+_screens: OrderedDict[tuple, tuple[StepView, lesson.Chart]] = OrderedDict()
+_making_screen = threading.Lock()
 
 
 def step_screen(
     step: LessonStep, scenario: Scenario, number: int, revealed: bool
 ) -> tuple[StepView, lesson.Chart]:
-    """The step's view and chart for this screen, shared with the class's other screens.
-    Under a lock: after a Next, 80 screens on a worker ask for the same new step at once,
-    and each would compute it (a cold step takes seconds; a soak's screens all fell
-    behind and lost their sockets); a screen already made comes back in microseconds."""
+    """The step's view and chart for this screen, made once in this process for every
+    screen that shows them with the same scenario, control value, phase and width (read-
+    only for its callers). After a Next a worker's 80 screens ask for the same new step
+    at once: one makes it (a cold step takes seconds) while the others wait for it (each
+    making its own had starved a worker for minutes); a made screen is read without the
+    lock. Not st.cache_resource: its key hashing took a third of a screen's own time."""
     value = lesson.control_value(step, scenario)
-    with _screen_lock:
-        return shared_screen(step, scenario, value, number, revealed, narrow_screen())
+    key = (step, scenario, value, number, revealed, narrow_screen())
+    screen = _screens.get(key)
+    if screen is None:
+        with _making_screen:
+            screen = _screens.get(key)  # made while this screen waited
+            if screen is None:
+                view = step.view(scenario, value)
+                screen = view, lesson.chart(step.text, view, number, False, revealed)
+                _screens[key] = screen
+                while len(_screens) > MAX_SCREENS:
+                    _screens.popitem(last=False)
+    return screen
 
 
 def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
