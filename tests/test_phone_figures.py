@@ -19,7 +19,6 @@ from attention.figures.head_spaces import query_key_value_figure
 from attention.figures.heads_off import importance_figure, rollout_figure
 from attention.figures.lesson import for_slides, lecture_figure
 from attention.figures.lesson_by_hand import ingredients_figure
-from attention.figures.lesson_feed_forward import PHONE_BAR_LABELS_SHARE, feed_forward_figure
 from attention.figures.lesson_translation import MapPanel, three_attentions_figure
 from attention.figures.real_model import head_grid_figure
 from attention.figures.why_heads_cost import cost_bars
@@ -27,7 +26,6 @@ from attention.geometry.head_spaces import head_spaces
 from attention.models.toy import toy_inputs
 from attention.teaching.lecture_picture import QUERY, lecture_picture
 from attention.teaching.lesson.by_hand import by_hand
-from attention.teaching.lesson.feed_forward import FeedForwardLook
 
 RNG = np.random.default_rng(3)
 TOKENS = ["the", "cat", "sat", "on", "the", "mat"]
@@ -201,21 +199,3 @@ def test_the_phones_role_grid_frames_the_maps_without_numbers_above():
     assert numbers <= {a["text"] for a in wide["annotations"]}
     assert not numbers & {a["text"] for a in phone["layout"]["annotations"]}
     assert len(phone["layout"]["shapes"]) == len(wide["shapes"])  # every frame still drawn
-
-
-def test_the_feed_forward_bars_keep_their_width_on_a_phone():
-    """Step 11's bars: on a phone the labels get less of the width and name each unit by
-    its first word; the bars, their order and the full names in the hover stay."""
-    pre = RNG.normal(size=32)
-    look = FeedForwardLook(0, 1, 2, 0.5, 0.5, 0.1, pre, np.maximum(pre, 0), (4, 9), np.ones(2))
-    words = [["alpha", "beta", "gamma"], ["delta", "epsilon", "zeta"]]
-    wide, phone = (
-        _plain(feed_forward_figure(TOKENS, look, words, 3, phone=on)) for on in (False, True)
-    )
-    bars = [next(t for t in f["data"] if t["type"] == "bar") for f in (wide, phone)]
-    assert json.dumps(bars[0]["x"]) == json.dumps(bars[1]["x"]) and bars[0]["y"] == bars[1]["y"]
-    assert list(bars[1]["text"]) == ["5: alpha · beta · gamma", "10: delta · epsilon · zeta"]
-    axis = phone["layout"]["yaxis2"]
-    assert list(axis["ticktext"]) == ["5: alpha", "10: delta"]
-    assert phone["layout"]["xaxis2"]["domain"][0] == PHONE_BAR_LABELS_SHARE
-    assert wide["layout"]["xaxis2"]["domain"][0] > PHONE_BAR_LABELS_SHARE

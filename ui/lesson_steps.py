@@ -319,7 +319,7 @@ def _feed_forward(scenario: Scenario, layer: object) -> StepView:
     words = unit_words(
         block.feed_forward.w_2, look.units, model.word_embeddings, model.tokenizer.token
     )
-    figure = feed_forward_figure(trace.tokens, look, words, int(layer), narrow_screen())
+    figure = feed_forward_figure(trace.tokens, look, words, int(layer))
     setting = _real_setting(text, f"MiniLM layer {layer}, trained weights")
     return feed_forward_step(
         trace.tokens, int(layer), look, words, model.config.vocab_size, figure, setting

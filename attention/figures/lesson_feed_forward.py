@@ -17,21 +17,14 @@ FIRING_COLOR = TOKEN_COLOR  # what a unit adds to the token (no head's colour: n
 QUIET_COLOR = "#BDBDBD"
 CURVE_COLOR = "#888888"
 BAR_LABELS_SHARE = 0.45  # of the width, left of the bars, for the units' words
-# On a phone the bars keep ≥ 190 px of a 356-px figure: the labels get less room and
-# name each unit by its first word only (all its words stay in the hover and the table).
-PHONE_BAR_LABELS_SHARE = 0.4
 
 
 def feed_forward_figure(
-    tokens: list[str],
-    look: FeedForwardLook,
-    words: list[list[str]],
-    layer: int,
-    phone: bool = False,
+    tokens: list[str], look: FeedForwardLook, words: list[list[str]], layer: int
 ) -> go.Figure:
     """Left: GELU over the range of the focus token's unit inputs, with every unit as a
     point on it. Right: the strongest units' activation × ‖row of W_2‖, each named by
-    the words its row points at (on a `phone`, by the first of them)."""
+    the words its row points at."""
     focus = safe_label(tokens[look.focus])
     d_ff = look.pre_activation.shape[0]
     titles = [
@@ -76,7 +69,6 @@ def feed_forward_figure(
         f"{u + 1}: " + " · ".join(safe_label(w, 12) for w in ws)
         for u, ws in zip(look.units, words, strict=True)
     ]
-    shown = [name.split(" · ")[0] for name in names] if phone else names
     data.append(
         panels[1].place(
             {
@@ -84,19 +76,16 @@ def feed_forward_figure(
                 "orientation": "h",
                 "x": look.writes,
                 "y": names,
-                "text": names,
                 "marker": {"color": FIRING_COLOR},
                 "showlegend": False,
-                "textposition": "none",
-                "hovertemplate": "%{text}<br>activation × ‖row of W_2‖ %{x:.2f}<extra></extra>",
+                "hovertemplate": "%{y}<br>activation × ‖row of W_2‖ %{x:.2f}<extra></extra>",
             }
         )
     )
     layout[panels[0].xaxis].update(title={"text": "unit's input (x · W_1 + b_1)"}, zeroline=True)
     layout[panels[0].yaxis].update(title={"text": "output GELU(input)"}, zeroline=True)
     layout[panels[1].xaxis].update(title={"text": "activation × ‖row of W_2‖"})
-    share = PHONE_BAR_LABELS_SHARE if phone else BAR_LABELS_SHARE
-    layout[panels[1].xaxis].update(domain=[share, 1.0])  # labels on the left
+    layout[panels[1].xaxis].update(domain=[BAR_LABELS_SHARE, 1.0])  # labels on the left
     # every bar named, a size smaller: a short slide's bars are thinner than the labels
     # and Plotly would otherwise name every other one
     layout[panels[1].yaxis].update(
@@ -104,7 +93,7 @@ def feed_forward_figure(
         automargin=False,
         tickmode="array",
         tickvals=names,
-        ticktext=shown,
+        ticktext=names,
         tickfont={"size": FONT_SIZE - 2},
     )
     layout.update(
