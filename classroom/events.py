@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from classroom.store import ClassStore, ClassStoreError, PublicState
 
-WATCH_SECONDS = 0.25
+WATCH_SECONDS = 0.1
 # A stream ends after STREAM_SECONDS and the browser's EventSource reconnects after
 # RETRY_MS: a worker shutting down never waits on a stream for longer than that.
 STREAM_SECONDS = 25.0

@@ -6,6 +6,7 @@ missing browser fails the run, so CI cannot pass without having looked."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,17 @@ from serving.launch import free_port
 # a run is reproducible; outside CI the random search stays on.
 settings.register_profile("ci", derandomize=True)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+@pytest.fixture(autouse=True)
+def _class_screens_made_within_the_test():
+    """A student's page starts making the class's screens in a background thread
+    (ui.live_student.warm_screens): it ends within the test that started it, so it never
+    fills the shared caches while a later test counts on them."""
+    yield
+    for thread in threading.enumerate():
+        if thread.name == "warm-class":
+            thread.join()
 
 
 def _need_browser() -> None:

@@ -5,6 +5,7 @@ and the app's st.Page objects are made once per session (ui.navigation.app_pages
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -13,7 +14,7 @@ import streamlit as st
 from classroom.events import screen_of
 from classroom.sqlite_store import SQLiteClassStore
 from tests.apptest import open_page
-from ui import live_student
+from ui import live_student, media
 from ui.lesson import LessonStep
 from ui.lesson_steps import LESSON_STEPS
 from ui.navigation import PAGES
@@ -111,3 +112,34 @@ def test_screens_asking_at_once_for_a_new_step_wait_for_one_computation():
         )
     assert len(computed) == 1
     assert all(screen is screens[0] for screen in screens)
+
+
+def test_a_classs_screens_are_made_ahead_for_every_step_phase_and_width(monkeypatch):
+    """The first student in a process starts making every step's screen (both phases,
+    phone and wide): a Next then finds its screen made; once per scenario."""
+    computed: list[tuple[int, bool]] = []
+
+    def counted(real: LessonStep, number: int) -> LessonStep:
+        def view(scenario, value):
+            computed.append((number, media.narrow_screen()))
+            return real.view(scenario, value)
+
+        return LessonStep(real.text, real.control, view)
+
+    steps = [counted(step, k) for k, step in enumerate(LESSON_STEPS[:2], 1)]
+    monkeypatch.setattr(live_student, "_screens", OrderedDict())
+    scenario = Scenario(seed=11)  # a scenario no other test has drawn
+    live_student.warm_screens(scenario, steps).join()
+    assert sorted(computed) == sorted(
+        (k, narrow) for k in (1, 2) for _ in "ab" for narrow in (True, False)
+    )
+    assert live_student.warm_screens(scenario, steps) is None  # once per process
+
+    made = len(computed)
+    heights = {}
+    for narrow in (True, False):
+        with media.screen_assumed(narrow):
+            _, chart = live_student.step_screen(steps[1], scenario, 2, revealed=True)
+        heights[narrow] = chart.shown.layout.height
+    assert len(computed) == made  # found, not computed
+    assert heights[True] > heights[False]  # step 2's tiles: stacked on a phone only

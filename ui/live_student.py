@@ -25,7 +25,7 @@ from classroom.store import ClassStoreError, PublicState
 from ui import lesson, url_params
 from ui.lesson import LessonStep
 from ui.live_class import CLASS_PARAM, class_store
-from ui.media import narrow_screen
+from ui.media import narrow_screen, screen_assumed
 from ui.scenario import Scenario
 
 DEVICE = "live_device_id"  # session: this browser's device id, once the browser said it
@@ -232,11 +232,13 @@ def screen_state(code: str, pushed: str | None) -> PublicState:
     return state
 
 
-# The step screens this process made, oldest first (at most MAX_SCREENS), and the lock
-# under which a missing one is made.
-MAX_SCREENS = 32
+# The step screens this process made, oldest first (at most MAX_SCREENS: a class's every
+# step, phase and width for a few sentences), and the lock under which a missing one is made.
+MAX_SCREENS = 256
 _screens: OrderedDict[tuple, tuple[StepView, lesson.Chart]] = OrderedDict()
 _making_screen = threading.Lock()
+_warmed: set[Scenario] = set()  # the scenarios whose class screens this process made ahead
+_warmed_lock = threading.Lock()
 
 
 def step_screen(
@@ -245,22 +247,55 @@ def step_screen(
     """The step's view and chart for this screen, made once in this process for every
     screen that shows them with the same scenario, control value, phase and width (read-
     only for its callers). After a Next a worker's 80 screens ask for the same new step
-    at once: one makes it (a cold step takes seconds) while the others wait for it (each
-    making its own had starved a worker for minutes); a made screen is read without the
-    lock. Not st.cache_resource: its key hashing took a third of a screen's own time."""
+    at once: one makes it while the others wait for it (each making its own had starved a
+    worker for minutes); a made screen is read without the lock. Not st.cache_resource:
+    its key hashing took a third of a screen's own time."""
     value = lesson.control_value(step, scenario)
-    key = (step, scenario, value, number, revealed, narrow_screen())
+    return _screen((step, scenario, value, number, revealed, narrow_screen()))
+
+
+def _screen(key: tuple) -> tuple[StepView, lesson.Chart]:
     screen = _screens.get(key)
     if screen is None:
         with _making_screen:
             screen = _screens.get(key)  # made while this screen waited
             if screen is None:
-                view = step.view(scenario, value)
-                screen = view, lesson.chart(step.text, view, number, False, revealed)
+                step, scenario, value, number, revealed, narrow = key
+                with screen_assumed(narrow):
+                    view = step.view(scenario, value)
+                    screen = view, lesson.chart(step.text, view, number, False, revealed)
                 _screens[key] = screen
                 while len(_screens) > MAX_SCREENS:
                     _screens.popitem(last=False)
     return screen
+
+
+def warm_screens(scenario: Scenario, steps: list[LessonStep]) -> threading.Thread | None:
+    """Make every step's screen for `scenario` (both phases, phone and wide, each step's
+    default setting) in a background thread, once per process: a Next then finds its
+    screen made instead of computing a step no one has shown yet, and the class's memory
+    is taken before the class rather than step by step. The thread, or None if it ran."""
+    with _warmed_lock:
+        if scenario in _warmed:
+            return None
+        if len(_warmed) > 16:  # classes long over: their screens have been replaced
+            _warmed.clear()
+        _warmed.add(scenario)
+    thread = threading.Thread(
+        target=_make_all, args=(scenario, steps), name="warm-class", daemon=True
+    )
+    thread.start()
+    return thread
+
+
+def _make_all(scenario: Scenario, steps: list[LessonStep]) -> None:
+    for narrow in (True, False):
+        for number, step in enumerate(steps, 1):
+            with contextlib.suppress(ValueError):  # a step this sentence cannot show
+                control = step.control(scenario)
+                value = None if control is None else control.default
+                for revealed in (False, True):
+                    _screen((step, scenario, value, number, revealed, narrow))
 
 
 def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
@@ -295,6 +330,7 @@ def follow_the_class(code: str, scenario: Scenario, steps: list[LessonStep]) -> 
     state = joined_state(code)
     if state is None:
         st.stop()
+    warm_screens(scenario, steps)
     if detached():
         follow_button(state)
         return

@@ -7,6 +7,10 @@ the browser has said otherwise, and in AppTest, which runs a page alone)."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import streamlit as st
 
 # A phone held upright: Streamlit stacks columns below 640 px, and so do the pages.
@@ -28,6 +32,7 @@ _report = st.components.v2.component("head_spaces_media_query", html="", js=_JS)
 
 _QUERIES = {"motion_preference": REDUCED_MOTION_QUERY, "narrow_screen": NARROW_QUERY}
 REPORTERS = tuple(_QUERIES)  # the reporters' keys (ui/page_style.py keeps them out of the flow)
+_assumed = threading.local()  # a thread drawing for no browser: the width it assumes
 
 
 def report_media() -> None:
@@ -48,7 +53,19 @@ def prefers_reduced_motion() -> bool:
 
 def narrow_screen() -> bool:
     """True on a screen 640 px wide or less (a phone): grids of panels go one per row."""
-    return _matches("narrow_screen")
+    assumed = getattr(_assumed, "narrow", None)
+    return _matches("narrow_screen") if assumed is None else assumed
+
+
+@contextmanager
+def screen_assumed(narrow: bool) -> Iterator[None]:
+    """Within it, narrow_screen() answers `narrow` on this thread: for screens made ahead
+    of any browser (a class's step screens, made before its students reach them)."""
+    _assumed.narrow = narrow
+    try:
+        yield
+    finally:
+        _assumed.narrow = None
 
 
 def _keep() -> None:
