@@ -20,6 +20,7 @@ import streamlit
 import yaml
 
 from serving.headers import SECURITY_HEADERS
+from serving.launch import MEMORY_ENV
 from serving.nginx import check_config, deploy_config, render_config, render_site
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -294,6 +295,9 @@ def test_dockerfile_runs_offline_as_a_non_root_user_with_a_health_check():
     text = (DEPLOY / "Dockerfile").read_text()
     final = _dockerfile_stages()[-1]
     assert "HF_HUB_OFFLINE=1" in text
+    env = " ".join(line for line in final if line.startswith("ENV "))
+    for name, value in MEMORY_ENV.items():  # the allocator settings of `make serve`'s workers
+        assert f" {name}={value} " in f"{env} "
     user = [line.split()[1] for line in final if line.startswith("USER ")]
     assert user and user[-1] not in ("root", "0")
     assert re.search(r"^HEALTHCHECK .*\n?.*" + re.escape(HEALTH), text, re.M)

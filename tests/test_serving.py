@@ -23,7 +23,7 @@ import pytest
 from harness.browser import READY
 from harness.streamlit_client import StreamlitTab
 from serving.cluster import Cluster, logged_upstreams
-from serving.launch import free_port
+from serving.launch import MEMORY_ENV, free_port
 from serving.nginx import ROUTE_COOKIE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,6 +35,15 @@ TABS = 12  # sessions opened through nginx: both workers get some (all on one: p
 def cluster(nginx, tmp_path_factory):
     with Cluster(2, free_port(), tmp_path_factory.mktemp("serve"), app=APP) as running:
         yield running
+
+
+def test_workers_run_with_the_allocator_settings(cluster):
+    """What kept a class's worker memory bounded (serving.launch.MEMORY_ENV) reaches every
+    worker's environment."""
+    for worker in cluster.workers:
+        environ = Path(f"/proc/{worker.pid}/environ").read_bytes().split(b"\0")
+        for name, value in MEMORY_ENV.items():
+            assert f"{name}={value}".encode() in environ
 
 
 def test_serving_does_not_import_the_test_harness():
