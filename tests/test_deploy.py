@@ -296,8 +296,10 @@ def test_dockerfile_runs_offline_as_a_non_root_user_with_a_health_check():
     final = _dockerfile_stages()[-1]
     assert "HF_HUB_OFFLINE=1" in text
     env = " ".join(line for line in final if line.startswith("ENV "))
+    run = (Path(__file__).resolve().parent.parent / "Makefile").read_text().split("\nrun:")[1]
     for name, value in MEMORY_ENV.items():  # the allocator settings of `make serve`'s workers
         assert f" {name}={value} " in f"{env} "
+        assert f"{name}=$${{{name}:-{value}}}" in run.split("\n\n")[0]  # and of `make run`
     user = [line.split()[1] for line in final if line.startswith("USER ")]
     assert user and user[-1] not in ("root", "0")
     assert re.search(r"^HEALTHCHECK .*\n?.*" + re.escape(HEALTH), text, re.M)
