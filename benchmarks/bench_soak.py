@@ -407,7 +407,7 @@ def report(soak: Soak, args: argparse.Namespace) -> None:
             float(np.percentile(ok, 95)) if ok else float("nan"), p95s[-1],
             sum(lo <= t < hi for t in soak.lost),
             rss_range(soak, lo, hi),
-            sum(at["sockets"].values()), at["store_kb"],
+            " / ".join(map(str, at["sockets"].values())), at["store_kb"],
         ])  # fmt: skip
     following = "in a live class by push (two rounds per step)" if args.live_class else "the Lesson"
     killed = (
@@ -424,7 +424,7 @@ def report(soak: Soak, args: argparse.Namespace) -> None:
     )
     headers = ["window", "actions", "errors", "p50 s", "p95 s",
                f"p95 s, not within {RECOVERY_SECONDS} s of the kill", "lost state",
-               "RSS per worker MB, median (range)", "sockets", "store KB"]  # fmt: skip
+               "RSS per worker MB, median (range)", "sockets per worker", "store KB"]  # fmt: skip
     print_table(headers, rows)
     cut = [a for a in soak.actions if not a.ok and recovering(a)]
     errors = Counter(a.status for a in soak.actions if not a.ok and not recovering(a))
@@ -458,6 +458,11 @@ def report(soak: Soak, args: argparse.Namespace) -> None:
              ", ".join(f"{g:+.0%}" + (" (restarted)" if port == soak.killed_port else "")
                        for port, g in growth.items()),
              all(abs(g) <= 0.15 for port, g in growth.items() if port != soak.killed_port)],
+            # A kill moves the killed worker's sessions to the others for good, so each
+            # worker's memory follows its sessions; all workers together hold them all.
+            ["… all workers together (medians summed)",
+             f"{sum(last.values()) / sum(first_rss.values()) - 1:+.0%}",
+             abs(sum(last.values()) / sum(first_rss.values()) - 1) <= 0.15],
         ]
     )  # fmt: skip
     print_table(["target", "figure", "met"], rows)

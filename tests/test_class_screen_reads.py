@@ -52,6 +52,24 @@ def test_screens_pushed_the_same_step_share_one_read(class_in_store):
     assert {(s.step, tuple(s.votes)) for s in states} == {(2, ("left", "right"))}
 
 
+def test_screens_pushed_at_once_wait_for_one_read(class_in_store):
+    """A Next's reruns arrive together: one reads the store, the others draw its read."""
+    store, opened, counting = class_in_store
+    store.set_step(opened.code, opened.secret, 4, ["on", "off"])
+    pushed = screen_of(store.state(opened.code))
+    read = counting.state
+
+    def slow_read(code: str):
+        time.sleep(0.2)  # a store under a class's load
+        return read(code)
+
+    counting.state = slow_read
+    with ThreadPoolExecutor(8) as pool:
+        states = list(pool.map(lambda _: live_student.screen_state(opened.code, pushed), range(8)))
+    assert counting.reads == 1
+    assert all(state is states[0] for state in states) and states[0].step == 4
+
+
 def test_a_screen_never_draws_less_than_its_push(class_in_store):
     store, opened, counting = class_in_store
     live_student.screen_state(opened.code, None)  # step 1, now the process's latest

@@ -42,6 +42,7 @@ _PUSH_KEY = "live_push"
 REUSE_SECONDS = 2.0
 _latest: dict[str, tuple[float, PublicState]] = {}  # process: code → (when read, state)
 _latest_lock = threading.Lock()
+_reading = threading.Lock()  # held while this process reads a class's state from the store
 OTHER_VIEW = (
     "This screen computes the step for its own sentence and settings, which differ from "
     "the projector's, so its picture may differ too."
@@ -218,18 +219,31 @@ def _moved() -> None:
 def screen_state(code: str, pushed: str | None) -> PublicState:
     """The class's state to draw: this process's latest read when it is the very screen
     the push announced and younger than REUSE_SECONDS (never older than what the student
-    was told), else a read of the store (which becomes the latest)."""
+    was told), else a read of the store (which becomes the latest). One read at a time:
+    a Next's reruns arrive together, and the first one's read serves the others (each
+    reading its own had cost 80 store transactions per worker at once)."""
+    state = _reusable(code, pushed)
+    if state is not None:
+        return state
+    with _reading:
+        state = _reusable(code, pushed)  # read while this screen waited
+        if state is not None:
+            return state
+        state = class_store().state(code)
+        with _latest_lock:
+            if len(_latest) > 64:  # classes long over: forget them
+                _latest.clear()
+            _latest[code] = (time.monotonic(), state)
+    return state
+
+
+def _reusable(code: str, pushed: str | None) -> PublicState | None:
     with _latest_lock:
         read_at, latest = _latest.get(code, (0.0, None))
     fresh = time.monotonic() - read_at < REUSE_SECONDS
     if latest is not None and fresh and pushed == screen_of(latest):
         return latest
-    state = class_store().state(code)
-    with _latest_lock:
-        if len(_latest) > 64:  # classes long over: forget them
-            _latest.clear()
-        _latest[code] = (time.monotonic(), state)
-    return state
+    return None
 
 
 # The step screens this process made, oldest first (at most MAX_SCREENS: a class's every
