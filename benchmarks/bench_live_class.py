@@ -9,24 +9,29 @@ push component does. Measured:
 - join: N students open the join link within 10 s (each worker warmed first by one page,
   as a lecturer opening the link before class does); seconds from the page's GET to the
   run that draws the status line "Class CODE · Step 1 of …" (joined, step drawn);
-- Next: the lecturer's click → each student's rerun has drawn "Step 2 of …", and the
-  workers' CPU seconds spent meanwhile per student;
+- Next: the lecturer's click → each student's rerun has drawn the next step's "Step S of
+  …", and the workers' CPU seconds spent meanwhile per student;
 - vote: N students vote within 20 s; seconds from the vote to a GET /api/classes/CODE
   issued once the student's page acknowledged it (the answer is in the store by then);
   and on the projector: the k-th acknowledgement (in time order) → the first moment the
   projector's page shows k or more answers (its text read every 50 ms in the browser);
 - idle: the workers' CPU (psutil, both processes) over 10 s with N connected, nobody acting;
-- kill: in step 3's round, half the votes are cast, then the worker the lecturer is NOT on
+- kill: in the step after's round, half the votes are cast, then the worker the lecturer is NOT on
   is killed (SIGKILL; this measures the students: the lecturer's own worker dying is
   tests/test_browser_lecturer_keeps.py's); every vote acknowledged before the kill must
   be counted, the killed worker's students reconnect (a new session on the live worker,
   same device id), the other half votes, and with Redis the Redis server is killed and
-  restarted (the count must be unchanged); then the lecturer's Next reaches step 4 and
-  every student follows. Not measured here: an app restart with SQLite
+  restarted (the count must be unchanged); then the lecturer's Next reaches the step
+  after and every student follows. Not measured here: an app restart with SQLite
   (tests/test_browser_lecturer_keeps.py restarts it once), the one-hour class's memory.
 
     python -m benchmarks.bench_live_class --store sqlite --students 160
     python -m benchmarks.bench_live_class --store redis --students 40
+
+Students say their screen is a phone's, as the media component does on a phone (the
+class's screens are phone first); `--phones K` makes only the first K do so. The class
+starts at step 1, or `--from-step S` (the Next then goes to S + 1, the kill's round is
+S + 2's).
 """
 
 from __future__ import annotations
@@ -92,8 +97,8 @@ class Lecturer:
     def __init__(self, page) -> None:
         self.page = page
 
-    async def start(self, url: str) -> str:
-        await self.page.goto(f"{url}/lesson?present=1")
+    async def start(self, url: str, step: int) -> str:
+        await self.page.goto(f"{url}/lesson?present=1&step={step}")
         await self.page.get_by_role("button", name="Start a class").click(timeout=120_000)
         await self.page.wait_for_function(
             "() => document.body.innerText.includes('Join the class')", timeout=60_000
@@ -193,12 +198,16 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
         browser = await playwright.chromium.launch(executable_path=CHROMIUM)
         page = await browser.new_page(viewport={"width": 1280, "height": 720})
         lecturer = Lecturer(page)
-        code = await lecturer.start(url)
+        code = await lecturer.start(url, args.from_step)
+        moved, kill_step, last = (args.from_step + k for k in (1, 2, 3))
         api = f"{url}/api/classes/{code}"
         lecturer_route = next(
             c["value"] for c in await page.context.cookies() if c["name"] == ROUTE_COOKIE
         )
-        students = [ClassStudent(StreamlitTab(url, "lesson", f"class={code}")) for _ in range(n)]
+        students = [
+            ClassStudent(StreamlitTab(url, "lesson", f"class={code}"), phone=k < args.phones)
+            for k in range(n)
+        ]
 
         async def join_later(student: ClassStudent) -> float:
             await asyncio.sleep(random.uniform(0, JOIN_WINDOW))
@@ -217,9 +226,9 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
         pids = worker_pids(cluster)
         before = cpu_seconds(pids)
         clicked = await lecturer.click("Next ▶")
-        followed = await follow_times(students, 2, clicked)
+        followed = await follow_times(students, moved, clicked)
         per_rerun = (cpu_seconds(pids) - before) / n
-        pushed = [s.pushed_at[2] - clicked for s in students if 2 in s.pushed_at]
+        pushed = [s.pushed_at[moved] - clicked for s in students if moved in s.pushed_at]
         rows.append(
             [
                 "Next → every student, p95 (s)",
@@ -230,9 +239,9 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
             ]
         )
 
-        options = list((await wait_state(api, lambda s: s["step"] == 2))["votes"])
+        options = list((await wait_state(api, lambda s: s["step"] == moved))["votes"])
         await page.evaluate(WATCH_ANSWERED)
-        cast = await votes(students, 2, options, api, VOTE_WINDOW)
+        cast = await votes(students, moved, options, api, VOTE_WINDOW)
         acked = sum(1 for _, _, ok, _ in cast if ok)
         state = await wait_state(api, lambda s: s["answered"] >= acked)
         rows.append(
@@ -261,10 +270,10 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
         idle = 100 * (cpu_seconds(pids) - before) / (time.monotonic() - t0)
         rows.append(["idle CPU, both workers (% of a core)", idle, "≤ 10", f"{n} connected"])
 
-        # Faults: kill the other worker in the middle of step 3's round.
+        # Faults: kill the other worker in the middle of the next step's round.
         clicked = await lecturer.click("Next ▶")
-        await follow_times(students, 3, clicked)
-        options = list((await wait_state(api, lambda s: s["step"] == 3))["votes"])
+        await follow_times(students, kill_step, clicked)
+        options = list((await wait_state(api, lambda s: s["step"] == kill_step))["votes"])
         upstreams = logged_upstreams(cluster.access_log)
         victim = next(w for w in cluster.workers if f":{w.port}" not in upstreams[lecturer_route])
         on_victim = [
@@ -273,7 +282,7 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
             if upstreams.get(s.tab.cookie(ROUTE_COOKIE)) == f"127.0.0.1:{victim.port}"
         ]
         first, second = students[: n // 2], students[n // 2 :]
-        cast = await votes(first, 3, options, api, VOTE_WINDOW / 4)
+        cast = await votes(first, kill_step, options, api, VOTE_WINDOW / 4)
         acked_before = sum(1 for _, _, ok, _ in cast if ok)
         os.kill(victim.pid, signal.SIGKILL)
         killed_at = time.monotonic()
@@ -281,7 +290,7 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
         for student in on_victim:  # what the frontend does after its socket closes
             student.rerun_soon(student.drawn)
         await asyncio.sleep(5.0)
-        cast = await votes(second, 3, options, api, VOTE_WINDOW / 4)
+        cast = await votes(second, kill_step, options, api, VOTE_WINDOW / 4)
         acked_after = sum(1 for _, _, ok, _ in cast if ok)
         state = await asyncio.to_thread(get_json, api)
         rows.append(
@@ -314,11 +323,11 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
                 ]
             )
         clicked = await lecturer.click("Next ▶")
-        followed = await follow_times(students, 4, clicked)
-        state = await wait_state(api, lambda s: s["step"] == 4)
+        followed = await follow_times(students, last, clicked)
+        state = await wait_state(api, lambda s: s["step"] == last)
         rows.append(
             [
-                "kill: lecturer's Next → step 4, every student",
+                f"kill: lecturer's Next → step {last}, every student",
                 f"{len(followed)}/{n}",
                 f"{n}/{n}",
                 f"p95 {p95(followed):.2f} s, store step {state['step']}",
@@ -349,7 +358,14 @@ def main() -> None:
     parser.add_argument("--store", choices=("sqlite", "redis"), default="sqlite")
     parser.add_argument("--students", type=int, default=160)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--phones", type=int, help="students whose screen says it is a phone (default: all)"
+    )
+    parser.add_argument(
+        "--from-step", type=int, default=1, help="the class starts here; Next goes on from it"
+    )
     args = parser.parse_args()
+    args.phones = args.students if args.phones is None else args.phones
     with tempfile.TemporaryDirectory(prefix="bench-live-") as tmp:
         run_dir = Path(tmp)
         redis = None
@@ -367,7 +383,10 @@ def main() -> None:
             cluster.stop()
             if redis is not None:
                 redis.stop()
-    print(f"live class, {args.students} students, store {args.store}, 2 workers behind nginx")
+    print(
+        f"live class, {args.students} students ({args.phones} on a phone's screen), store "
+        f"{args.store}, 2 workers behind nginx; from step {args.from_step}"
+    )
     print_table(["measure", "figure", "target", "detail"], rows)
 
 

@@ -18,6 +18,7 @@ from harness.streamlit_client import Run, StreamlitTab
 
 DEVICE_KEY = "live_device"  # ui.live_student's device component
 PUSH_KEY = "live_push"  # … and its push component
+NARROW_KEY = "narrow_screen"  # ui.media's reporter of a phone's width
 STATUS = re.compile(r"Class \w+ · Step (\d+) of")  # a student's status line (narration)
 
 
@@ -33,6 +34,7 @@ class ClassStudent:
 
     tab: StreamlitTab
     record: Callable[[float, Run], None] | None = None
+    phone: bool = False  # says its screen is a phone's, as ui.media's reporter does
     device: str = field(default_factory=new_device_id)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     drawn: str = ""  # the last screen (SSE data) its page was rerun for
@@ -66,10 +68,16 @@ class ClassStudent:
         start = time.monotonic()
         async with self.lock:
             await self._run(self.tab.open())
-            await self._run(self.tab.set_component_state(DEVICE_KEY, {"device": self.device}))
+            await self._say_who()
         if not self.shown_at:  # the class's status line: joined, step drawn
             self.errors.append("not joined")
         return time.monotonic() - start
+
+    async def _say_who(self) -> None:
+        """What a new session's components send: the device id, and a phone's width."""
+        await self._run(self.tab.set_component_state(DEVICE_KEY, {"device": self.device}))
+        if self.phone:
+            await self._run(self.tab.set_component_state(NARROW_KEY, {"matches": True}))
 
     async def rerun(self, screen: str) -> None:
         """What the push component does with a new screen: its trigger reruns the class's
@@ -79,8 +87,7 @@ class ClassStudent:
             if not self.tab.connected:
                 await self.tab.reconnect(60.0)
                 await self._run(self.tab.rerun())
-                device = {"device": self.device}
-                await self._run(self.tab.set_component_state(DEVICE_KEY, device))
+                await self._say_who()
             else:
                 await self._run(self.tab.trigger_component(PUSH_KEY, "moved", screen))
 

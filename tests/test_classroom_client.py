@@ -22,6 +22,7 @@ from classroom import open_store
 from classroom.events import screen_of
 from classroom.store import new_device_id
 from harness.browser import wait_until_drawn
+from harness.class_student import ClassStudent
 from harness.streamlit_client import DONE, StreamlitTab, element_kinds
 
 pytestmark = pytest.mark.browser
@@ -99,6 +100,20 @@ def _reruns(frames: list[bytes]) -> list:
     return requests
 
 
+def _last_spec(frames: list[bytes], key: str) -> str:
+    """The Plotly spec of the last chart with this key the browser was sent (an empty
+    chart's before any)."""
+    spec = '{"layout": {"height": 0}, "data": []}'
+    for frame in frames:
+        msg = ForwardMsg()
+        msg.ParseFromString(frame)
+        if msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            chart = msg.delta.new_element.plotly_chart
+            if chart.id.endswith(f"-{key}"):
+                spec = chart.spec
+    return spec
+
+
 def _fragment_of(frames: list[bytes], key: str) -> str:
     """The fragment id of the last element with this key the browser was sent."""
     found = ""
@@ -169,3 +184,52 @@ def test_a_push_reruns_the_class_fragment_in_the_browser_and_the_client(app_url,
     assert "live_vote_3_1" in kept  # replaced by what its run drew
     _shows(page, f"Step 3 of {steps}")  # and the browser followed too
     store.close_class(opened.code, opened.secret)
+
+
+def _step_chart(spec_json: str) -> tuple[int, list[str]]:
+    """A step chart's height and its colour bars' orientations (a phone's lie under it)."""
+    spec = json.loads(spec_json)
+    layout = spec["layout"]
+    owners = [axis for name, axis in layout.items() if name.startswith("coloraxis")]
+    owners += [t for t in spec["data"] if t.get("type") == "heatmap" and "coloraxis" not in t]
+    shown = [o for o in owners if o.get("showscale", True) is not False]
+    return layout["height"], [o.get("colorbar", {}).get("orientation", "v") for o in shown]
+
+
+def test_a_phone_client_gets_the_screen_a_phone_browser_gets(app_url, chromium):
+    """The class benchmark's students say they are phones as ui.media's reporter does in
+    a phone's browser; their step chart must be the one a 390-px Chromium is sent."""
+    store = open_store()
+    texts = lesson_text()
+    opened = store.open_class(len(texts), ["yes", "no"])
+    store.set_step(opened.code, opened.secret, 9, ["left", "right"])  # colour bars beside
+    key = f"lesson_view_{texts[8].id}"
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    phone = context.new_page()
+    phone.goto(f"{app_url}/lesson")  # not the server's first session (README: known)
+    wait_until_drawn(phone)
+    received: list[bytes] = []
+    phone.on("websocket", lambda ws: ws.on("framereceived", lambda data: received.append(data)))
+    phone.goto(f"{app_url}/lesson?class={opened.code}")
+    _shows(phone, f"Step 9 of {len(texts)}")
+    deadline = time.monotonic() + 60
+    while _step_chart(_last_spec(received, key))[1] != ["h"] and time.monotonic() < deadline:
+        phone.wait_for_timeout(200)
+    browser = _step_chart(_last_spec(received, key))
+    context.close()
+
+    async def client(is_phone: bool) -> tuple[int, list[str]]:
+        tab = StreamlitTab(app_url, "lesson", f"class={opened.code}")
+        student = ClassStudent(tab, phone=is_phone)
+        await student.join()
+        _, proto = student.tab.widget(key)
+        await student.tab.close()
+        return _step_chart(proto.spec)
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's loop
+        as_phone = pool.submit(asyncio.run, client(True)).result()
+        as_wide = pool.submit(asyncio.run, client(False)).result()
+    store.close_class(opened.code, opened.secret)
+    assert browser[1] == ["h"]  # the phone browser's bar lies under the plot
+    assert as_phone == browser
+    assert as_wide[1] == ["v"] and as_wide != browser

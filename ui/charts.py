@@ -48,6 +48,7 @@ def show_chart(
     summary: str | None = None,
     table: TableRows | None = None,
     table_note: str | None = None,
+    laid_out: bool = False,
     **kwargs,
 ) -> object:
     """Draw `fig` across `container` (a column, or an st.empty() placeholder redrawn in
@@ -59,12 +60,14 @@ def show_chart(
     a narration function) is captioned right under it, and `table` (rows built from the
     arrays the figure draws) sits behind a keyboard-operable switch keyed after the
     chart, as an HTML table (st.table: real rows and headers, read cell by cell), with
-    `table_note` under it when the table holds only part of the chart."""
+    `table_note` under it when the table holds only part of the chart. On a phone the
+    figure is laid out for it here, unless `laid_out` says its maker did (once, for many
+    screens: for_phone is a whole copy of the figure, up to ~9 ms)."""
     target = st if container is None else container
     if summary is not None or table is not None:
         target = target.container()  # one block: a placeholder holds the chart and its text
     st.session_state[_CHART_SENT] = True
-    if narrow_screen():
+    if narrow_screen() and not laid_out:
         fig = for_phone(fig)
     event = target.plotly_chart(
         fig, key=key, width="stretch", config=CHART_CONFIG, theme=None, alt=name, **kwargs

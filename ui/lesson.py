@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 import streamlit as st
 
+from attention.figures.base.phone import for_phone
 from attention.figures.drawn_tables import MAX_COLUMNS, MAX_ROWS, figure_rows
 from attention.figures.lesson import CAPTION_CHARS, PHONE_CAPTION_CHARS, for_slides
 from attention.teaching.lesson.content import StepText, fill, lesson_text, slide_count
@@ -363,6 +364,8 @@ def chart(
     phone = narrow_screen()
     chars = PHONE_CAPTION_CHARS if phone else CAPTION_CHARS
     shown = for_slides(drawn, lines, scale, present, chars, keep_plot=phone and not present)
+    if phone:  # laid out for the phone here, so a class's screens share it (draw_chart)
+        shown = for_phone(shown)
     spec = shown.to_dict()
     return Chart(
         shown,
@@ -373,12 +376,12 @@ def chart(
 
 
 def draw_chart(text: StepText, prepared: Chart, present: bool) -> None:
-    """Draw a step's chart: in presenter mode it fills the height and its text stays
-    in normal mode."""
+    """Draw a step's chart (laid out for this screen's width by chart()): in presenter
+    mode it fills the height and its text stays in normal mode."""
     key = f"lesson_view_{text.id}"
     if present:
         with st.container(key="lesson_view"):
-            show_chart(prepared.shown, key=key, name=prepared.name)
+            show_chart(prepared.shown, key=key, name=prepared.name, laid_out=True)
     else:
         show_chart(
             prepared.shown,
@@ -386,6 +389,7 @@ def draw_chart(text: StepText, prepared: Chart, present: bool) -> None:
             name=prepared.name,
             summary=prepared.summary,
             table=prepared.table,
+            laid_out=True,
         )
 
 
