@@ -458,8 +458,9 @@ def report(soak: Soak, args: argparse.Namespace) -> None:
              ", ".join(f"{g:+.0%}" + (" (restarted)" if port == soak.killed_port else "")
                        for port, g in growth.items()),
              all(abs(g) <= 0.15 for port, g in growth.items() if port != soak.killed_port)],
-            # A kill moves the killed worker's sessions to the others for good, so each
-            # worker's memory follows its sessions; all workers together hold them all.
+            # A kill can move the killed worker's sessions to the others (those that
+            # reconnect before it is back): each worker's memory follows its sessions,
+            # and all workers together hold them all.
             ["… all workers together (medians summed)",
              f"{sum(last.values()) / sum(first_rss.values()) - 1:+.0%}",
              abs(sum(last.values()) / sum(first_rss.values()) - 1) <= 0.15],
