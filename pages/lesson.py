@@ -8,7 +8,7 @@ import streamlit as st
 from attention.teaching.lesson.content import lesson_end
 from attention.teaching.markdown import literal
 from attention.teaching.narration import live_class as class_words
-from ui import lesson, live_class, live_console, live_student
+from ui import lesson, live_class, live_console, live_student, step_screens
 from ui.lesson_end import final_slide
 from ui.lesson_keys import KEYS_HELP, keyboard
 from ui.lesson_steps import LESSON_STEPS
@@ -74,14 +74,15 @@ def navigation() -> None:
 
 def words_and_controls():
     """The question and the step's own control; after the reveal, what to notice.
-    Returns the step's view."""
+    Returns the step's view (shared with every session showing the same) and the
+    control's value."""
     st.header(step.text.title)
     control = step.control(scenario)
     value = None
     if control is not None:
         value = lesson.control(control, f"Try this: {step.text.try_label}", scenario)
     try:
-        view = step.view(scenario, value)
+        view = step_screens.step_view(step, scenario, value)
     except ValueError as error:  # e.g. a one-word sentence for a step that compares tokens
         st.info(
             f"This step cannot use your sentence: {literal(str(error))} Type a longer "
@@ -95,7 +96,7 @@ def words_and_controls():
                 st.markdown(line)
     if step.evidence is not None:
         step.evidence(scenario, revealed)
-    return view
+    return view, value
 
 
 def reset_button() -> None:
@@ -159,18 +160,20 @@ elif present:
     revealed = lesson.phase(step.text.id) == lesson.REVEALED
     words, picture = st.columns([5, 6] if revealed else [2, 3])
     with words.container(key="lesson_words"):
-        view = words_and_controls()
+        view, _ = words_and_controls()
         projected = lesson.projected(step, scenario)
         lesson.quiz(step.text, view)
         class_panel(view)
     with picture:
-        lesson.figure(step.text, view, number, present=True, projected=projected)
+        lesson.presenter_figure(step.text, view, number, projected)
 else:
-    view = words_and_controls()
+    view, value = words_and_controls()
     if lecturer is not None and sync_class(view) is not None:
         st.caption(f"Class {lecturer.code} follows this page; Presenter shows its code and votes.")
     lesson.details(step.text, view)
-    lesson.figure(step.text, view, number, present=False)
+    revealed = lesson.phase(step.text.id) == lesson.REVEALED
+    _, prepared = step_screens.step_chart(step, scenario, value, number, revealed)
+    lesson.draw_chart(step.text, prepared, present=False)
     lesson.quiz(step.text, view)
     lesson.by_hand(step, scenario)
     lesson.score_line(questions=n)

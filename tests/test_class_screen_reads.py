@@ -5,7 +5,6 @@ and the app's st.Page objects are made once per session (ui.navigation.app_pages
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -15,7 +14,7 @@ from attention.figures.base.phone import for_phone
 from classroom.events import screen_of
 from classroom.sqlite_store import SQLiteClassStore
 from tests.apptest import open_page
-from ui import charts, lesson, live_student, media
+from ui import charts, lesson, live_student, media, step_screens
 from ui.lesson import LessonStep
 from ui.lesson_steps import LESSON_STEPS
 from ui.navigation import PAGES
@@ -130,7 +129,8 @@ def test_screens_asking_at_once_for_a_new_step_wait_for_one_computation():
             pool.map(lambda _: live_student.step_screen(step, scenario, 1, False), range(8))
         )
     assert len(computed) == 1
-    assert all(screen is screens[0] for screen in screens)
+    view, chart = screens[0]
+    assert all(screen[0] is view and screen[1] is chart for screen in screens)
 
 
 def test_a_classs_screens_are_made_ahead_for_every_step_phase_and_width(monkeypatch):
@@ -146,12 +146,12 @@ def test_a_classs_screens_are_made_ahead_for_every_step_phase_and_width(monkeypa
         return LessonStep(real.text, real.control, view)
 
     steps = [counted(step, k) for k, step in enumerate(LESSON_STEPS[:2], 1)]
-    monkeypatch.setattr(live_student, "_screens", OrderedDict())
+    monkeypatch.setattr(step_screens, "_views", step_screens.MadeOnce(limit=8))
+    monkeypatch.setattr(step_screens, "_charts", step_screens.MadeOnce(limit=8))
     scenario = Scenario(seed=11)  # a scenario no other test has drawn
     live_student.warm_screens(scenario, steps).join()
-    assert sorted(computed) == sorted(
-        (k, narrow) for k in (1, 2) for _ in "ab" for narrow in (True, False)
-    )
+    # one view per step and width: the asking and the revealed chart are drawn from it
+    assert sorted(computed) == sorted((k, narrow) for k in (1, 2) for narrow in (True, False))
     assert live_student.warm_screens(scenario, steps) is None  # once per process
 
     made = len(computed)

@@ -393,16 +393,13 @@ def draw_chart(text: StepText, prepared: Chart, present: bool) -> None:
         )
 
 
-def figure(
-    text: StepText,
-    view: StepView,
-    number: int,
-    present: bool,
-    projected: tuple[go.Figure, str] | None = None,
+def presenter_figure(
+    text: StepText, view: StepView, number: int, projected: tuple[go.Figure, str] | None
 ) -> None:
-    """Prepare and draw the step's chart as this session's phase of the step says."""
+    """Prepare and draw the step's chart in presenter mode as this session's phase of the
+    step says (the presenter's alone: outside presenter mode ui/step_screens shares it)."""
     revealed = phase(text.id) == REVEALED
-    draw_chart(text, chart(text, view, number, present, revealed, projected), present)
+    draw_chart(text, chart(text, view, number, True, revealed, projected), present=True)
 
 
 def control_value(step: LessonStep, scenario: Scenario) -> object:

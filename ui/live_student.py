@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections import OrderedDict
 from pathlib import Path
 
 import streamlit as st
@@ -22,10 +21,10 @@ from attention.teaching.markdown import literal
 from attention.teaching.narration import live_class as words
 from classroom.events import screen_of
 from classroom.store import ClassStoreError, PublicState
-from ui import lesson, url_params
+from ui import lesson, step_screens, url_params
 from ui.lesson import LessonStep
 from ui.live_class import CLASS_PARAM, class_store
-from ui.media import narrow_screen, screen_assumed
+from ui.media import screen_assumed
 from ui.scenario import Scenario
 
 DEVICE = "live_device_id"  # session: this browser's device id, once the browser said it
@@ -246,11 +245,6 @@ def _reusable(code: str, pushed: str | None) -> PublicState | None:
     return None
 
 
-# The step screens this process made, oldest first (at most MAX_SCREENS: a class's every
-# step, phase and width for a few sentences), and the lock under which a missing one is made.
-MAX_SCREENS = 256
-_screens: OrderedDict[tuple, tuple[StepView, lesson.Chart]] = OrderedDict()
-_making_screen = threading.Lock()
 _warmed: set[Scenario] = set()  # the scenarios whose class screens this process made ahead
 _warmed_lock = threading.Lock()
 
@@ -258,30 +252,10 @@ _warmed_lock = threading.Lock()
 def step_screen(
     step: LessonStep, scenario: Scenario, number: int, revealed: bool
 ) -> tuple[StepView, lesson.Chart]:
-    """The step's view and chart for this screen, made once in this process for every
-    screen that shows them with the same scenario, control value, phase and width (read-
-    only for its callers). After a Next a worker's 80 screens ask for the same new step
-    at once: one makes it while the others wait for it (each making its own had starved a
-    worker for minutes); a made screen is read without the lock. Not st.cache_resource:
-    its key hashing took a third of a screen's own time."""
+    """The step's view and chart for this screen (its control as this session set it),
+    shared with every screen of this process that shows the same (ui/step_screens.py)."""
     value = lesson.control_value(step, scenario)
-    return _screen((step, scenario, value, number, revealed, narrow_screen()))
-
-
-def _screen(key: tuple) -> tuple[StepView, lesson.Chart]:
-    screen = _screens.get(key)
-    if screen is None:
-        with _making_screen:
-            screen = _screens.get(key)  # made while this screen waited
-            if screen is None:
-                step, scenario, value, number, revealed, narrow = key
-                with screen_assumed(narrow):
-                    view = step.view(scenario, value)
-                    screen = view, lesson.chart(step.text, view, number, False, revealed)
-                _screens[key] = screen
-                while len(_screens) > MAX_SCREENS:
-                    _screens.popitem(last=False)
-    return screen
+    return step_screens.step_chart(step, scenario, value, number, revealed)
 
 
 def warm_screens(scenario: Scenario, steps: list[LessonStep]) -> threading.Thread | None:
@@ -309,7 +283,8 @@ def _make_all(scenario: Scenario, steps: list[LessonStep]) -> None:
                 control = step.control(scenario)
                 value = None if control is None else control.default
                 for revealed in (False, True):
-                    _screen((step, scenario, value, number, revealed, narrow))
+                    with screen_assumed(narrow):
+                        step_screens.step_chart(step, scenario, value, number, revealed)
 
 
 def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
