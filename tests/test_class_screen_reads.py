@@ -4,6 +4,7 @@ and the app's st.Page objects are made once per session (ui.navigation.app_pages
 
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -17,6 +18,7 @@ from tests.apptest import open_page
 from ui import charts, lesson, live_student, media, step_screens
 from ui.lesson import LessonStep
 from ui.lesson_steps import LESSON_STEPS
+from ui.made_once import MadeOnce
 from ui.navigation import PAGES
 from ui.scenario import Scenario
 
@@ -146,8 +148,8 @@ def test_a_classs_screens_are_made_ahead_for_every_step_phase_and_width(monkeypa
         return LessonStep(real.text, real.control, view)
 
     steps = [counted(step, k) for k, step in enumerate(LESSON_STEPS[:2], 1)]
-    monkeypatch.setattr(step_screens, "_views", step_screens.MadeOnce(limit=8))
-    monkeypatch.setattr(step_screens, "_charts", step_screens.MadeOnce(limit=8))
+    monkeypatch.setattr(step_screens, "_views", MadeOnce(limit=8))
+    monkeypatch.setattr(step_screens, "_charts", MadeOnce(limit=8))
     scenario = Scenario(seed=11)  # a scenario no other test has drawn
     live_student.warm_screens(scenario, steps).join()
     # one view per step and width: the asking and the revealed chart are drawn from it
@@ -183,3 +185,47 @@ def test_a_phone_screens_chart_is_laid_out_once_for_all_its_screens(monkeypatch)
     with media.screen_assumed(True):
         lesson.draw_chart(step.text, screens[True][1], present=False)
     assert copies == []
+
+
+def test_screens_rerun_at_once_are_drawn_in_turn():
+    """A Next's reruns draw one screen at a time (the first is done within milliseconds
+    instead of all of them late together)."""
+    inside, most = 0, 0
+    count = threading.Lock()
+
+    def draw(_):
+        nonlocal inside, most
+        with live_student._in_turn():
+            with count:
+                inside += 1
+                most = max(most, inside)
+            time.sleep(0.02)
+            with count:
+                inside -= 1
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(draw, range(8)))
+    assert most == 1
+
+
+def test_a_screen_stuck_in_its_turn_holds_up_the_others_at_most_turn_seconds(monkeypatch):
+    monkeypatch.setattr(live_student, "TURN_SECONDS", 0.2)
+    release = threading.Event()
+
+    def stuck():
+        with live_student._in_turn():
+            release.wait(10)
+
+    holder = threading.Thread(target=stuck)
+    holder.start()
+    time.sleep(0.05)
+    started = time.perf_counter()
+    with live_student._in_turn():
+        waited = time.perf_counter() - started
+    release.set()
+    holder.join()
+    assert 0.15 < waited < 1.0
+    with live_student._in_turn():  # the stuck screen's turn was given back
+        pass
+    assert live_student._drawing.acquire(blocking=False)
+    live_student._drawing.release()

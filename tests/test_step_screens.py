@@ -4,64 +4,17 @@ reach at once is computed once, and sessions never share what differs between th
 
 from __future__ import annotations
 
-import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 
 from tests.apptest import chart, open_page
-from ui import lesson, step_screens
+from ui import lesson
 from ui.lesson import LessonStep
 from ui.lesson_steps import LESSON_STEPS
+from ui.scenario import Scenario
 
 FEED_FORWARD = 11  # the step whose view took 52 ms per session when each computed its own
 SENTENCE = "The river bank was steep, so the bank clerk walked."
 BY_HAND = 3  # the step asked with one figure and revealed with another
-
-
-def test_callers_of_one_key_wait_for_one_making():
-    made: list[int] = []
-
-    def make():
-        made.append(1)
-        time.sleep(0.2)
-        return object()
-
-    cache = step_screens.MadeOnce(limit=4)
-    with ThreadPoolExecutor(8) as pool:
-        got = list(pool.map(lambda _: cache.get("step", make), range(8)))
-    assert len(made) == 1
-    assert all(thing is got[0] for thing in got)
-
-
-def test_a_key_being_made_does_not_hold_up_another():
-    cache = step_screens.MadeOnce(limit=4)
-    release = threading.Event()
-    slow = threading.Thread(target=cache.get, args=("slow", lambda: release.wait(10) and "slow"))
-    slow.start()
-    time.sleep(0.05)  # the slow key is being made
-    started = time.perf_counter()
-    assert cache.get("quick", lambda: "quick") == "quick"
-    assert time.perf_counter() - started < 1  # did not wait for the slow one
-    release.set()
-    slow.join()
-    assert cache.get("slow", lambda: "made again") == "slow"
-
-
-def test_a_failed_making_is_not_kept_and_the_oldest_goes_first():
-    cache = step_screens.MadeOnce(limit=2)
-
-    def fail():
-        raise ValueError("a one-word sentence")
-
-    with pytest.raises(ValueError, match="one-word"):
-        cache.get("short", fail)
-    assert cache.get("short", lambda: "tried again") == "tried again"
-    cache.get("b", lambda: "b")
-    cache.get("c", lambda: "c")  # over the limit: "short", the oldest, goes
-    assert cache.get("short", lambda: "made anew") == "made anew"
-    assert cache.get("c", lambda: "not made") == "c"
 
 
 @pytest.fixture
@@ -116,3 +69,11 @@ def test_revealing_draws_the_revealed_chart_from_the_view_already_made(counted_s
     assert not at.exception
     assert calls == ["view"]
     assert chart(at, key)["data"] != asking["data"]  # the arithmetic, drawn after the answer
+
+
+def test_a_steps_control_is_chosen_once_per_scenario():
+    """Step 2's control picks its head from a model run: every session (and every rerun)
+    with the same scenario gets the one made, another scenario its own."""
+    qkv = LESSON_STEPS[1]
+    assert qkv.control(Scenario(seed=21)) is qkv.control(Scenario(seed=21))
+    assert qkv.control(Scenario(seed=21)) is not qkv.control(Scenario(seed=22))

@@ -67,6 +67,7 @@ from attention.teaching.playground import playground_from_fit
 from ui import block_data, data, why_heads
 from ui.cache_policy import PER_USER_TTL
 from ui.lesson import PRESENTER_FONT_SCALE, Control, LessonStep
+from ui.made_once import made_once_per_argument
 from ui.media import narrow_screen
 from ui.playground import draw, keep_in_session, moved_heads
 from ui.real_model import minilm_reads, pretrained_model, run_real
@@ -517,10 +518,15 @@ _STEPS = {
 _BY_HAND = {"lecture": _lecture_by_hand}
 _EVIDENCE = {"cost": _trained_run}
 _PRESENTER = {"real_heads": _real_heads_layer}
+# A step's control is the same for every session with the same scenario, and some take
+# a model run to choose their default: made once per scenario, not at each rerun of each
+# session (a class's Next reruns ~80 screens at once; the Lesson's Reset asks every step).
+CONTROLS_KEPT = 64  # scenarios per step
 LESSON_STEPS = [
     LessonStep(
         text,
-        *_STEPS[text.id],
+        made_once_per_argument(CONTROLS_KEPT)(_STEPS[text.id][0]),
+        _STEPS[text.id][1],
         by_hand=_BY_HAND.get(text.id),
         evidence=_EVIDENCE.get(text.id),
         presenter=_PRESENTER.get(text.id),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import streamlit as st
@@ -42,6 +43,12 @@ REUSE_SECONDS = 2.0
 _latest: dict[str, tuple[float, PublicState]] = {}  # process: code → (when read, state)
 _latest_lock = threading.Lock()
 _reading = threading.Lock()  # held while this process reads a class's state from the store
+# A Next reruns every screen of a worker at once. Drawn in turn, in the order their
+# pushes came, the first is drawn within milliseconds and the last no later than before;
+# drawn together, ~80 script threads share the GIL, each waits for it at every message
+# it sends, and even the first is late (0.54 s after the Next in bench_live_class).
+_drawing = threading.Semaphore(1)
+TURN_SECONDS = 2.0
 OTHER_VIEW = (
     "This screen computes the step for its own sentence and settings, which differ from "
     "the projector's, so its picture may differ too."
@@ -333,18 +340,31 @@ def class_screen(code: str, scenario: Scenario, steps: list[LessonStep]) -> None
     not the sidebar and the navigation (a Next reruns every student's screen at once).
     When the class refuses (it ended) or the student chose to explore alone, the whole
     page runs again and says so."""
+    with _in_turn():
+        try:
+            state = screen_state(code, st.session_state.pop(_PUSHED, None))
+        except ClassStoreError:
+            st.rerun(scope="app")
+        if detached():
+            st.rerun(scope="app")
+        number = min(state.step, len(steps))
+        status(state)
+        st.session_state[lesson.STEP_KEY] = number
+        show_step(steps[number - 1], scenario, state)
+        explore_button(code)
+        follow_pushes(state)
+
+
+@contextlib.contextmanager
+def _in_turn() -> Iterator[None]:
+    """Draw this screen when the screens before it are drawn (at most TURN_SECONDS of
+    waiting, so a screen stuck on the store holds up the others no longer)."""
+    taken = _drawing.acquire(timeout=TURN_SECONDS)
     try:
-        state = screen_state(code, st.session_state.pop(_PUSHED, None))
-    except ClassStoreError:
-        st.rerun(scope="app")
-    if detached():
-        st.rerun(scope="app")
-    number = min(state.step, len(steps))
-    status(state)
-    st.session_state[lesson.STEP_KEY] = number
-    show_step(steps[number - 1], scenario, state)
-    explore_button(code)
-    follow_pushes(state)
+        yield
+    finally:
+        if taken:
+            _drawing.release()
 
 
 def join_by_code() -> None:

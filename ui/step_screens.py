@@ -1,65 +1,16 @@
-"""A Lesson step's view and chart, made once per process for every session that shows
-them with the same scenario, control value, phase and width, and read-only for those
-sessions. When a class moves on, a worker's ~80 sessions ask for the same new step within
-seconds: one computes it while the others wait for it (each computing its own had taken a
-core for seconds per step and left the heap's peak in the worker's memory). Not
-st.cache_resource: its key hashing took a third of a class screen's own time."""
+"""A Lesson step's view and chart, made once per process (ui/made_once.py) for every
+session that shows them with the same scenario, control value, phase and width, and
+read-only for those sessions: on the Lesson as on a class's screens, a step that ~80
+sessions of a worker reach within seconds is computed once."""
 
 from __future__ import annotations
-
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
 
 from attention.teaching.lesson.steps import StepView
 from ui import lesson
 from ui.lesson import Chart, LessonStep
+from ui.made_once import MadeOnce
 from ui.media import narrow_screen
 from ui.scenario import Scenario
-
-Made = TypeVar("Made")
-
-
-class MadeOnce(Generic[Made]):
-    """The last `limit` things made, by key; a missing one is made by the first caller
-    while later callers of the same key wait for it (other keys are made meanwhile), and
-    a made one is read without waiting. A failed making is not kept: the next caller
-    tries again."""
-
-    def __init__(self, limit: int) -> None:
-        self._limit = limit
-        self._made: OrderedDict[Hashable, Made] = OrderedDict()
-        self._making: dict[Hashable, threading.Lock] = {}
-        self._lock = threading.Lock()  # guards _made and _making, never held while making
-
-    def get(self, key: Hashable, make: Callable[[], Made]) -> Made:
-        made = self._made.get(key)
-        if made is not None:
-            return made
-        with self._lock:
-            making = self._making.setdefault(key, threading.Lock())
-        with making:
-            made = self._made.get(key)  # made while this caller waited
-            if made is None:
-                try:
-                    made = make()
-                    self._keep(key, made)
-                finally:
-                    with self._lock:
-                        self._making.pop(key, None)
-        return made
-
-    def _keep(self, key: Hashable, made: Made) -> None:
-        with self._lock:
-            self._made[key] = made
-            while len(self._made) > self._limit:
-                self._made.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._made.clear()
-
 
 # A class's every step, phase and width for a few sentences (one sentence's 14 steps ×
 # 2 widths are ~0.1 MB each as views and again as charts).
