@@ -43,10 +43,10 @@ REUSE_SECONDS = 2.0
 _latest: dict[str, tuple[float, PublicState]] = {}  # process: code → (when read, state)
 _latest_lock = threading.Lock()
 _reading = threading.Lock()  # held while this process reads a class's state from the store
-# A Next reruns every screen of a worker at once. Drawn in turn, in the order their
-# pushes came, the first is drawn within milliseconds and the last no later than before;
-# drawn together, ~80 script threads share the GIL, each waits for it at every message
-# it sends, and even the first is late (0.54 s after the Next in bench_live_class).
+# A Next reruns every screen of a worker at once. Drawn together, ~80 script threads
+# share the GIL with the event loop that sends their messages, and all of them are late;
+# drawn one at a time (with main.py's short switch interval) a Next to 160 students was
+# p95 0.78-1.07 s in bench_live_class against 1.09-1.29 s drawn together.
 _drawing = threading.Semaphore(1)
 TURN_SECONDS = 2.0
 OTHER_VIEW = (
