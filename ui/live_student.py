@@ -357,8 +357,9 @@ def class_screen(code: str, scenario: Scenario, steps: list[LessonStep]) -> None
 
 @contextlib.contextmanager
 def _in_turn() -> Iterator[None]:
-    """Draw this screen when the screens before it are drawn (at most TURN_SECONDS of
-    waiting, so a screen stuck on the store holds up the others no longer)."""
+    """Draw this screen when no other screen of this worker is being drawn (at most
+    TURN_SECONDS of waiting, so a screen stuck on the store holds up the others no
+    longer). Not first come, first served: a screen arriving as one ends may go first."""
     taken = _drawing.acquire(timeout=TURN_SECONDS)
     try:
         yield
