@@ -44,8 +44,15 @@ def public_state(app_url: str, code: str) -> dict:
         return json.loads(response.read())
 
 
+# Until a rerun ends Streamlit keeps the previous run's elements, marked stale: after "Vote
+# again" the first round's radio can still stand beside the second's for a moment.
+DRAWN = '[data-testid="stElementContainer"]:not([data-stale="true"])'
+
+
 def vote(page, option: str) -> None:
-    page.locator('[data-testid="stRadio"]').get_by_text(option, exact=True).click()
+    """Answer in the radio the page's last run drew."""
+    radio = page.locator(DRAWN).locator('[data-testid="stRadio"]')
+    radio.get_by_text(option, exact=True).click()
     shows(page, "Your answer is in")
 
 
