@@ -59,6 +59,13 @@ def test_the_bars_draw_each_rounds_counts_in_option_order():
     assert vote_bars(OPTIONS, {1: {}}).to_dict()["layout"]["showlegend"] is False
 
 
+def test_answers_that_read_as_numbers_stay_answers():
+    """Plotly.js reads "75%" or "2" on an axis of unstated type as a number, and would
+    draw step 9's answers on a 0-100 scale: the answers' axis says it holds categories."""
+    layout = vote_bars(["75%", "100%", "0%", "25%"], {1: {"25%": 2}}).to_dict()["layout"]
+    assert layout["yaxis"]["type"] == "category"
+
+
 def test_the_csv_has_a_row_per_step_round_and_option():
     results = [
         RoundResult(step=2, round=1, votes={"yes": 2, "no": 1}, answered=3),

@@ -47,7 +47,9 @@ def vote_bars(
             "range": [0, max(top, 1)],
             "dtick": max(1, -(-top // 5)),
         },
-        "yaxis": {"autorange": "reversed", "automargin": True},
+        # Categories: Plotly.js would read answers such as "75%" or "2" as numbers and
+        # draw a numeric axis, not the answers.
+        "yaxis": {"type": "category", "autorange": "reversed", "automargin": True},
         "showlegend": len(rounds) > 1,
         "legend": {"orientation": "h", "y": -0.35},
     }
