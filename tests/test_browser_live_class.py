@@ -24,6 +24,7 @@ from harness.browser import SCREENSHOTS, wait_until_drawn
 from serving.cluster import Cluster, logged_upstreams
 from serving.launch import free_port
 from serving.nginx import ROUTE_COOKIE
+from ui.class_watch import POLL_SECONDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 STEPS = len(lesson_text())
@@ -47,6 +48,40 @@ def public_state(app_url: str, code: str) -> dict:
 # Until a rerun ends Streamlit keeps the previous run's elements, marked stale: after "Vote
 # again" the first round's radio can still stand beside the second's for a moment.
 DRAWN = '[data-testid="stElementContainer"]:not([data-stale="true"])'
+
+
+# Every stream and poll a page opens, kept on window: Streamlit 1.67 reruns a component's JS
+# at each data change without the cleanup of the run before (ui/js_component.py), so a
+# leak shows as one more stream per step on a phone, or more polls a second on a projector.
+COUNT_LISTENERS = """
+(() => {
+  const NativeEventSource = window.EventSource;
+  window.headSpacesStreams = [];
+  window.EventSource = class extends NativeEventSource {
+    constructor(...args) {
+      super(...args);
+      window.headSpacesStreams.push(this);
+    }
+  };
+  const nativeFetch = window.fetch;
+  window.headSpacesPolls = 0;
+  window.fetch = function (input, ...rest) {
+    if (String(input.url ?? input).includes("/api/classes/")) window.headSpacesPolls += 1;
+    return nativeFetch.call(this, input, ...rest);
+  };
+})();
+"""
+
+
+def open_streams(page) -> int:
+    return page.evaluate("window.headSpacesStreams.filter((s) => s.readyState !== 2).length")
+
+
+def polls_in(page, seconds: float) -> int:
+    """How many times the page asked the class's public state in `seconds`."""
+    before = page.evaluate("window.headSpacesPolls")
+    time.sleep(seconds)
+    return page.evaluate("window.headSpacesPolls") - before
 
 
 def vote(page, option: str) -> None:
@@ -171,7 +206,11 @@ def join_by_typing(student, app_url: str, code: str) -> None:
 
 def run_class(app_url: str, projector, laptop, phone, screenshots: bool, typist=None) -> None:
     """Start → join by the shown link (and by typing the code, with a `typist`) → Next →
-    votes → Reveal, checked on every screen."""
+    votes → Reveal, checked on every screen; after them each phone still has one event
+    stream open and the projector one poller."""
+    students = (laptop, phone) if typist is None else (laptop, phone, typist)
+    for page in (projector, *students):
+        page.add_init_script(COUNT_LISTENERS)
     projector.goto(f"{app_url}/lesson?present=1")
     wait_until_drawn(projector, min_charts=1)
     projector.get_by_role("button", name="Start a class").click()
@@ -182,7 +221,6 @@ def run_class(app_url: str, projector, laptop, phone, screenshots: bool, typist=
     assert link == f"{app_url}/lesson?class={code}"
     assert projector.get_by_role("img").count() >= 1  # the QR code
 
-    students = (laptop, phone) if typist is None else (laptop, phone, typist)
     for student in students:
         if student is typist:
             join_by_typing(student, app_url, code)
@@ -230,6 +268,8 @@ def run_class(app_url: str, projector, laptop, phone, screenshots: bool, typist=
     if screenshots:
         phone.screenshot(path=str(SCREENSHOTS / "live_class_phone_revealed_390x844.png"))
     assert public_state(app_url, code)["phase"] == "revealed"
+    assert [open_streams(s) for s in students] == [1] * len(students)
+    assert polls_in(projector, 3.0) <= 3.0 / POLL_SECONDS + 2
     for page in (projector, laptop, phone):
         assert page.locator('[data-testid="stException"]').count() == 0
     print(f"the store had Next {stored:.2f} s after the click, both students {followed[-1]:.2f} s")

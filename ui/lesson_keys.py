@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from pathlib import Path
 
 import streamlit as st
+
+from ui.js_component import mounted_component
 
 KEY = "lesson_keys"
 REVEAL_KEY_NAME = "A"
@@ -20,11 +21,7 @@ KEYS_HELP = (
     "Keyboard and presentation clicker: → , PageDown or Space for the next step, ← or "
     f"PageUp for the previous one, {REVEAL_KEY_NAME} to reveal the answer."
 )
-_listener = st.components.v2.component(
-    "head_spaces_lesson_keys",
-    html="",
-    js=(Path(__file__).parent / "components" / "lesson_keys.js").read_text(encoding="utf-8"),
-)
+_listener = mounted_component("head_spaces_lesson_keys", "lesson_keys.js")
 
 
 def keyboard(on_action: Callable[[str], None]) -> None:

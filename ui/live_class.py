@@ -22,16 +22,13 @@ from classroom.results_csv import results_csv
 from classroom.store import ClassStore, ClassStoreError, OpenedClass, PublicState
 from ui import lecturer_tab, lesson, url_params
 from ui.charts import show_chart
+from ui.class_watch import rerun_on_change
 
 CLASS_PARAM = "class"
 LECTURER = "live_class_lecturer"  # session: the OpenedClass this session drives
 CLOSED = "live_class_closed"  # session: the class this session closed (for its results)
 _NOTICE = "live_class_notice"  # session: a message for the next run (a refused action)
 _SEEN = "live_class_seen"  # session: the class's (step, round, phase) at this page's last sync
-# How often the projector asks the store for joined, answered and the votes: one page
-# per class, so a poll (students' screens follow by push: classroom/events.py). At 1 s a
-# vote reached the projector in p95 0.97 s with 160 voting (issue 26's target: 1 s).
-POLL_SECONDS = 0.5
 
 
 def _close(store: ClassStore) -> None:
@@ -265,10 +262,11 @@ def join_panel(opened: OpenedClass) -> None:
     qr_column.image(qr_png(link), width=96)
 
 
-@st.fragment(run_every=POLL_SECONDS)
+@st.fragment
 def live_counts(opened: OpenedClass) -> None:
-    """Joined, answered and the histogram of this step's votes, redrawn every POLL_SECONDS; the
-    whole page reruns when the console moved the class (follow_the_console)."""
+    """Joined, answered and the histogram of this step's votes, redrawn when they change
+    (ui/class_watch.py); the whole page reruns when the console moved the class
+    (follow_the_console)."""
     try:
         state = class_store().state(opened.code)
     except ClassStoreError as error:
@@ -279,6 +277,7 @@ def live_counts(opened: OpenedClass) -> None:
     st.markdown(words.class_counts(state.joined, state.answered, state.detached))
     if state.votes:
         show_answers(opened, state, "live_votes", height=190)
+    rerun_on_change(state, key="live_watch")
 
 
 def show_answers(opened: OpenedClass, state: PublicState, key: str, height: int) -> None:

@@ -9,8 +9,6 @@ sessionStorage (ui/lecturer_tab.py: a new session after its worker died re-pairs
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
 from attention.teaching.lesson.content import lesson_end, lesson_text
@@ -18,8 +16,10 @@ from attention.teaching.markdown import literal
 from attention.teaching.narration import live_class as words
 from classroom.store import ClassStoreError, OpenedClass, PublicState
 from ui import lecturer_tab, url_params
+from ui.class_watch import rerun_on_change
+from ui.js_component import mounted_component
 from ui.lecturer_tab import checked_handover
-from ui.live_class import POLL_SECONDS, class_store, show_answers
+from ui.live_class import class_store, show_answers
 from ui.navigation import ensure_entry
 
 CONSOLE_PARAM = "console"
@@ -35,17 +35,8 @@ NOT_PAIRED = (
     "as the lecturer's window, while its class runs: in another browser or on a phone it "
     "is never paired."
 )
-_COMPONENTS = Path(__file__).parent / "components"
-_handover = st.components.v2.component(
-    "head_spaces_console_handover",
-    html="",
-    js=(_COMPONENTS / "console_handover.js").read_text(encoding="utf-8"),
-)
-_pairing = st.components.v2.component(
-    "head_spaces_console_pairing",
-    html="",
-    js=(_COMPONENTS / "console_pairing.js").read_text(encoding="utf-8"),
-)
+_handover = mounted_component("head_spaces_console_handover", "console_handover.js")
+_pairing = mounted_component("head_spaces_console_pairing", "console_pairing.js")
 
 
 def requested() -> bool:
@@ -116,9 +107,10 @@ def _take_handover() -> None:
     st.session_state[PAIRED] = opened
 
 
-@st.fragment(run_every=POLL_SECONDS)
+@st.fragment
 def console_panel(opened: OpenedClass) -> None:
-    """The class as it is now, redrawn every POLL_SECONDS, with the buttons that drive it."""
+    """The class as it is now, redrawn when it changes (ui/class_watch.py), with the
+    buttons that drive it."""
     try:
         state = class_store().state(opened.code)
     except ClassStoreError as error:  # e.g. closed: unpaired, and asking again
@@ -140,6 +132,7 @@ def console_panel(opened: OpenedClass) -> None:
         answer_counts(opened, state)
     with later:
         next_step(state)
+    rerun_on_change(state, key="console_watch")
 
 
 def answer_counts(opened: OpenedClass, state: PublicState) -> None:

@@ -23,9 +23,10 @@ from attention.teaching.narration import live_class as words
 from classroom.events import screen_of
 from classroom.store import ClassStoreError, PublicState
 from ui import lesson, step_screens, url_params
+from ui.js_component import mounted_component
 from ui.lesson import LessonStep
 from ui.live_class import CLASS_PARAM, class_store
-from ui.media import screen_assumed
+from ui.media import narrow_screen, screen_assumed
 from ui.scenario import Scenario
 
 DEVICE = "live_device_id"  # session: this browser's device id, once the browser said it
@@ -46,18 +47,15 @@ _reading = threading.Lock()  # held while this process reads a class's state fro
 # A Next reruns every screen of a worker at once. Drawn together, ~80 script threads
 # share the GIL with the event loop that sends their messages, and all of them are late;
 # drawn one at a time (with main.py's short switch interval) a Next to 160 students was
-# p95 0.78-1.07 s in bench_live_class against 1.09-1.29 s drawn together.
-_drawing = threading.Semaphore(1)
+# p95 0.78-1.07 s in bench_live_class against 1.09-1.29 s drawn together. A plain lock:
+# a Semaphore's Python-level Condition.notify took 14 % of a screen's samples (py-spy).
+_drawing = threading.Lock()
 TURN_SECONDS = 2.0
 OTHER_VIEW = (
     "This screen computes the step for its own sentence and settings, which differ from "
     "the projector's, so its picture may differ too."
 )
-_push_component = st.components.v2.component(
-    "head_spaces_class_push",
-    html="",
-    js=(Path(__file__).parent / "components" / "class_push.js").read_text(encoding="utf-8"),
-)
+_push_component = mounted_component("head_spaces_class_push", "class_push.js")
 _device_component = st.components.v2.component(
     "head_spaces_class_device",
     html="",
@@ -340,7 +338,7 @@ def class_screen(code: str, scenario: Scenario, steps: list[LessonStep]) -> None
     not the sidebar and the navigation (a Next reruns every student's screen at once).
     When the class refuses (it ended) or the student chose to explore alone, the whole
     page runs again and says so."""
-    with _in_turn():
+    with _in_turn(), screen_assumed(narrow_screen()):  # the width asked once per screen
         try:
             state = screen_state(code, st.session_state.pop(_PUSHED, None))
         except ClassStoreError:

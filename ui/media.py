@@ -13,21 +13,12 @@ from contextlib import contextmanager
 
 import streamlit as st
 
+from ui.js_component import mounted_component
+
 # A phone held upright: Streamlit stacks columns below 640 px, and so do the pages.
 NARROW_QUERY = "(max-width: 640px)"
 REDUCED_MOTION_QUERY = "(prefers-reduced-motion: reduce)"
-_JS = """
-export default function ({ data, setStateValue }) {
-  const query = window.matchMedia(data.query);
-  const report = () => {
-    if (query.matches !== data.matches) setStateValue("matches", query.matches);
-  };
-  report();
-  query.addEventListener("change", report);
-  return () => query.removeEventListener("change", report);
-}
-"""
-_report = st.components.v2.component("head_spaces_media_query", html="", js=_JS)
+_report = mounted_component("head_spaces_media_query", "media_query.js")
 
 
 _QUERIES = {"motion_preference": REDUCED_MOTION_QUERY, "narrow_screen": NARROW_QUERY}

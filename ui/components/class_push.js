@@ -3,7 +3,7 @@
 // draws has changed: the lecturer moved, revealed, opened round 2, or closed the class.
 // EventSource reconnects by itself when a stream ends; a refused reconnect (the class is
 // gone) also asks for a rerun, which then says so.
-export default function ({ data, setTriggerValue }) {
+function mount({ data, setTriggerValue }) {
   const source = new EventSource(data.url);
   source.onmessage = (event) => {
     if (event.data !== data.drawn) setTriggerValue("moved", event.data);

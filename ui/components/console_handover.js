@@ -4,7 +4,7 @@
 // stays in this script's memory, never in the page's text or in a URL.
 const CHANNEL = "headspaces-lecturer-console";
 
-export default function ({ data }) {
+function mount({ data }) {
   const channel = new BroadcastChannel(CHANNEL);
   channel.onmessage = (event) => {
     if (event.data && event.data.kind === "ask") {

@@ -4,7 +4,7 @@
 // `data.tries` changes when Python refused an answer, so asking starts again.
 const CHANNEL = "headspaces-lecturer-console";
 
-export default function ({ data, setTriggerValue }) {
+function mount({ data, setTriggerValue }) {
   if (data.paired) return undefined;
   const channel = new BroadcastChannel(CHANNEL);
   let answered = false;

@@ -12,7 +12,7 @@ const WIDGETS = "input, textarea, select, [contenteditable=''], [contenteditable
   "[role='listbox'], [role='option'], [role='menu'], [role='menuitem'], [role='tab'], " +
   "[aria-roledescription='draggable point']";
 
-export default function ({ setTriggerValue }) {
+function mount({ setTriggerValue }) {
   const onKeyDown = (event) => {
     const action = ACTIONS[event.key];
     if (!action || event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) {
