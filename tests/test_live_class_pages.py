@@ -16,7 +16,7 @@ import redis
 from attention.teaching.lesson.content import lesson_text
 from classroom.redis_store import RedisClassStore
 from classroom.sqlite_store import SQLiteClassStore
-from tests.apptest import chart, open_page
+from tests.apptest import chart, chart_keys, open_page
 from ui.lesson_steps import LESSON_STEPS
 from ui.live_class import CLOSED, LECTURER, results_file
 from ui.live_student import DEVICE, OTHER_VIEW
@@ -121,6 +121,9 @@ def test_a_class_from_start_to_close(any_store):
         ok(at.run())
         assert f"Step 2 of {STEPS}" in " ".join(texts(at))
         assert list(at.radio(key="live_vote_2_1").options) == options
+    # No one has answered step 2: the projector says so instead of drawing empty bars.
+    assert "none yet" in " ".join(texts(lecturer))
+    assert "live_votes" not in chart_keys(lecturer)
 
     vote(students[0], 2, 1, options[0])
     vote(students[1], 2, 1, options[1])

@@ -282,9 +282,13 @@ def live_counts(opened: OpenedClass) -> None:
 
 def show_answers(opened: OpenedClass, state: PublicState, key: str, height: int) -> None:
     """This step's answers as a histogram (both rounds side by side once round 2 runs),
-    with its summary and table: on the projector and on the console."""
+    with its summary and table: on the projector and on the console; in words until the
+    first vote."""
     options = list(state.votes)
     rounds = step_rounds(opened, state)
+    if not any(sum(counts.values()) for counts in rounds.values()):
+        st.markdown(words.NO_ANSWERS_YET)
+        return
     show_chart(
         vote_bars(options, rounds, height=height),
         key=key,

@@ -21,6 +21,11 @@ def class_counts(joined: int, answered: int, detached: int = 0, always: bool = F
     return line + (f" · **{detached}** exploring alone" if detached or always else "")
 
 
+# Before anyone answers the projector says so in words: an empty histogram is one more
+# chart for the projector's browser to draw at every Next, and shows nothing.
+NO_ANSWERS_YET = "**The class's answers:** none yet; the histogram appears with the first vote."
+
+
 def vote_summary(options: Sequence[str], rounds: Rounds) -> str:
     """The histogram in words: per round, how many answered and each option's count."""
     parts = []
