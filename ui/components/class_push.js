@@ -3,14 +3,28 @@
 // draws has changed: the lecturer moved, revealed, opened round 2, or closed the class.
 // EventSource reconnects by itself when a stream ends; a refused reconnect (the class is
 // gone) also asks for a rerun, which then says so.
-function mount({ data, setTriggerValue }) {
-  const source = new EventSource(data.url);
-  source.onmessage = (event) => {
-    if (event.data !== data.drawn) setTriggerValue("moved", event.data);
-  };
-  source.onerror = () => {
-    if (source.readyState === EventSource.CLOSED) setTriggerValue("moved", "closed");
-  };
+// One stream per screen for the whole class: each rerun mounts this again with the screen
+// it drew (data.drawn), and the new mount takes over the open stream instead of opening
+// another, so a Next does not send every phone's stream through the server again.
+function mount({ data, setTriggerValue, parentElement }) {
+  let listening = parentElement.classPush;
+  clearTimeout(listening?.closing);
+  if (!listening || listening.url !== data.url || listening.source.readyState === EventSource.CLOSED) {
+    listening?.source.close();
+    const source = new EventSource(data.url);
+    listening = parentElement.classPush = { url: data.url, source };
+    source.onmessage = (event) => {
+      if (event.data !== listening.drawn) listening.trigger("moved", event.data);
+    };
+    source.onerror = () => {
+      if (source.readyState === EventSource.CLOSED) listening.trigger("moved", "closed");
+    };
+  }
+  listening.drawn = data.drawn;
+  listening.trigger = setTriggerValue;
   document.documentElement.dataset.classPush = "listening"; // tests can wait for it
-  return () => source.close();
+  // A mount that follows at once (a rerun) keeps the stream; an unmount closes it.
+  return () => {
+    listening.closing = setTimeout(() => listening.source.close(), 0);
+  };
 }
