@@ -275,6 +275,13 @@ def run_class(app_url: str, projector, laptop, phone, screenshots: bool, typist=
     # One stream each for the whole class: the reruns of Next and Reveal kept it.
     assert [streams(s) for s in students] == [[1, 1]] * len(students)
     assert polls_in(projector, 3.0) <= 3.0 / POLL_SECONDS + 2
+    # Exploring alone ends the screen's stream; following again opens one, which the
+    # class's next change (Vote again, in the two-worker test) must reach.
+    laptop.get_by_role("button", name="Explore alone").click()
+    laptop.get_by_role("button", name="Follow the lecturer (step 2)").click()
+    shows(laptop, f"Class {code} · Step 2 of {STEPS}")
+    laptop.wait_for_function("() => window.headSpacesStreams.length === 2")
+    assert streams(laptop) == [2, 1]
     for page in (projector, laptop, phone):
         assert page.locator('[data-testid="stException"]').count() == 0
     print(f"the store had Next {stored:.2f} s after the click, both students {followed[-1]:.2f} s")
