@@ -1,9 +1,10 @@
-"""This app's bidirectional components (st.components.v2) whose JS keeps something running
-(a stream, a timer, a listener) and returns its cleanup. Streamlit 1.67 runs a component's
+"""This app's script-only bidirectional components (st.components.v2), made one way: the
+JS in ui/components/ defines `mount(args)` and returns the cleanup of what it keeps
+running (a stream, a timer, a listener), if anything. Streamlit 1.67 runs a component's
 function again at every change of its data without calling the cleanup the run before
 returned (only the last one, at unmount): a phone following a class opened one more event
-stream at every step. Each such file defines `mount(args)`; components/one_mount.js,
-appended here, stops the previous mount in the same element before mounting again."""
+stream at every step. components/one_mount.js, appended here, stops the previous mount
+in the same element before mounting again."""
 
 from __future__ import annotations
 

@@ -5,8 +5,6 @@ back, once the store says the secret still drives that open class."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
 from classroom.store import (
@@ -16,13 +14,10 @@ from classroom.store import (
     OpenedClass,
     normalise_code,
 )
+from ui.js_component import mounted_component
 
 _FORGET = "lecturer_tab_forget_"  # session, per slot: the tab must drop what it kept
-_component = st.components.v2.component(
-    "head_spaces_lecturer_tab",
-    html="",
-    js=(Path(__file__).parent / "components" / "lecturer_tab.js").read_text(encoding="utf-8"),
-)
+_component = mounted_component("head_spaces_lecturer_tab", "lecturer_tab.js")
 
 
 def kept_class(slot: str, held: OpenedClass | None, store: ClassStore) -> OpenedClass | None:

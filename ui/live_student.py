@@ -12,7 +12,6 @@ import contextlib
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import streamlit as st
 
@@ -56,11 +55,7 @@ OTHER_VIEW = (
     "the projector's, so its picture may differ too."
 )
 _push_component = mounted_component("head_spaces_class_push", "class_push.js")
-_device_component = st.components.v2.component(
-    "head_spaces_class_device",
-    html="",
-    js=(Path(__file__).parent / "components" / "device_id.js").read_text(encoding="utf-8"),
-)
+_device_component = mounted_component("head_spaces_class_device", "device_id.js")
 
 
 def device_id() -> str | None:

@@ -10,7 +10,7 @@ function newId() {
     .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-export default function ({ data, setStateValue }) {
+function mount({ data, setStateValue }) {
   let id = null;
   try {
     id = localStorage.getItem(STORAGE_KEY);

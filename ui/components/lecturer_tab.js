@@ -5,7 +5,7 @@
 // drawn: the secret is never in the page's text, its markup or a URL.
 const PREFIX = "headspaces_lecturer_tab_";
 
-export default function ({ data, setStateValue }) {
+function mount({ data, setStateValue }) {
   const key = PREFIX + data.slot;
   try {
     if (data.keep) {
