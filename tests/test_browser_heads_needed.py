@@ -72,9 +72,15 @@ def test_importance_map_and_pruning_curve_are_drawn(app_url, page, width, height
     curve = drawn(page, "heads_pruning")
     assert curve["scatters"] == 4  # random band, random median, the curve, the marked point
     assert curve["shapes"] == 2  # the 5-point line and the marked point's line
-    assert page.get_by_text(re.compile(r"heads go before the accuracy drops")).count() or (
-        page.get_by_text(re.compile(r"go without the accuracy dropping")).count()
-    )
+    plot = page.locator(".st-key-heads_pruning .js-plotly-plot")
+    measured = plot.evaluate("gd => Array.from(gd._fullData[2].x)")
+    removable = plot.evaluate("gd => gd._fullData[3].x[0]")
+    assert removable in measured  # the marked point is a measured one
+    sentence = page.get_by_text(re.compile(r"heads go before the accuracy drops by 5 points"))
+    if sentence.count():
+        assert f"{removable} of {LAYERS * HEADS} heads" in sentence.first.inner_text()
+    else:
+        assert page.get_by_text(re.compile(r"go without the accuracy dropping")).count()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     size = f"{width}x{height}"
     page.screenshot(path=str(SCREENSHOTS / f"heads_needed_{size}.png"))

@@ -304,17 +304,3 @@ def test_markup_in_the_sentence_stays_text():
     rollout = apptest.chart(at, "heads_rollout")
     assert all("<b>" not in label for label in rollout["data"][0]["x"])
 
-
-@pytest.mark.slow  # pruning: ~70 s alone, 140 s on a busy machine
-@pytest.mark.timeout(900)
-def test_pruning_curves_are_drawn_with_their_sentence():
-    """The slow path (about 1.5 min: the task's sentences run at every measured point)."""
-    at = apptest.open_page(PAGE)
-    at.button(key="heads_pruning_go").click().run(timeout=900)
-    assert_no_failure(at)
-    curve = apptest.chart(at, "heads_pruning")["data"]
-    measured = apptest.array(curve[2]["x"])
-    removable = int(apptest.array(curve[3]["x"])[0])
-    assert removable in measured  # the marked point is a measured one
-    text = next(m.value for m in at.markdown if "accuracy drops by 5 points" in m.value)
-    assert f"**{removable} of {LAYERS * HEADS} heads**" in text
