@@ -303,4 +303,3 @@ def test_markup_in_the_sentence_stays_text():
         assert "<script>" not in block.value and "<b>" not in block.value
     rollout = apptest.chart(at, "heads_rollout")
     assert all("<b>" not in label for label in rollout["data"][0]["x"])
-
