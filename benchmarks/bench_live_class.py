@@ -136,7 +136,18 @@ def worker_pids(cluster: Cluster) -> list[int]:
 
 def browser_pids() -> list[int]:
     """This process's Chromium and its helpers (renderer, GPU, utility)."""
-    return [p.pid for p in psutil.Process().children(recursive=True) if "chrom" in p.name()]
+    return children_named("chrom")
+
+
+def children_named(part: str) -> list[int]:
+    return [p.pid for p in psutil.Process().children(recursive=True) if part in p.name()]
+
+
+def cpu_split(groups: dict[str, list[int]], before: dict[str, float]) -> str:
+    """Each group's CPU seconds since `before` (its cpu_seconds then), as one line."""
+    return ", ".join(
+        f"{name} {cpu_seconds(pids) - before[name]:.2f}" for name, pids in groups.items()
+    )
 
 
 async def quiet(pids: list[int], cores: float = QUIET_CORES, timeout: float = 60.0) -> float:
@@ -258,10 +269,17 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
 
         pids = worker_pids(cluster)
         waited = await lecturer.settled() + await quiet(pids + browser_pids())
-        before = cpu_seconds(pids)
+        groups = {
+            "workers": pids,
+            "lecturer's browser": browser_pids(),
+            "nginx": children_named("nginx"),
+            "the students (this process)": [os.getpid()],
+        }
+        before = {name: cpu_seconds(group) for name, group in groups.items()}
         clicked = await lecturer.click("Next ▶")
         followed = await follow_times(students, moved, clicked)
-        per_rerun = (cpu_seconds(pids) - before) / n
+        spent = cpu_split(groups, before)
+        per_rerun = (cpu_seconds(pids) - before["workers"]) / n
         pushed = [s.pushed_at[moved] - clicked for s in students if moved in s.pushed_at]
         rows.append(
             [
@@ -273,6 +291,7 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
                 + (f"; the class quiet {waited:.0f} s after the joins" if waited >= 1 else ""),
             ]
         )
+        rows.append(["Next: CPU seconds until every student drew it", "", "", spent])
 
         options = list((await wait_state(api, lambda s: s["step"] == moved))["votes"])
         await page.evaluate(WATCH_ANSWERED)
