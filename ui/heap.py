@@ -14,9 +14,8 @@ def freeze_long_lived() -> None:
     """Collect what is garbage now, then freeze what is left (gc.freeze: later collections
     skip it). Called once a class's screens are made, which is when the heap holds what
     the class will keep. What was frozen and dies later is still freed by reference
-    counting; only its cycles (those of the sessions open at the freeze) wait for the
-    next call, which unfreezes and collects first: the leak is bounded by one heap's
-    sessions, not growing with time."""
+    counting; only its cycles wait for the next call, which unfreezes and collects first,
+    so they are kept for one class at most."""
     gc.unfreeze()
     gc.collect()
     gc.freeze()
