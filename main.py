@@ -4,7 +4,6 @@ and serves it with uvicorn; `make run`, `make serve`, the Docker image and the b
 tests all start this file. AppTest runs app.py itself."""
 
 import asyncio
-import gc
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,12 +20,6 @@ from classroom.events import ClassWatchers, stop_on_signals
 # screens drawn in turn): Next p95 1.10–1.46 s at 5 ms, 0.87 s at 1 ms, 0.78–1.07 s at 0.2 ms.
 GIL_SWITCH_SECONDS = 0.0002
 sys.setswitchinterval(GIL_SWITCH_SECONDS)
-# The same Next allocates a worker's ~80 screens at once: collecting the young generation
-# every 700 new objects (Python's default) ran 40-64 young and 4-6 middle collections per
-# worker per Next, and a full one (0.07-0.41 s) in most Nexts; every 10,000: 2-4 and 0-1,
-# and no full one in 5 Nexts (bench_live_class's class, 6 Dec 2026; see ui/heap.py).
-GC_YOUNG_OBJECTS = 10_000
-gc.set_threshold(GC_YOUNG_OBJECTS, *gc.get_threshold()[1:])
 _store = open_store()
 _watchers = ClassWatchers(_store)
 

@@ -21,7 +21,7 @@ from attention.teaching.markdown import literal
 from attention.teaching.narration import live_class as words
 from classroom.events import screen_of
 from classroom.store import ClassStoreError, PublicState
-from ui import heap, lesson, step_screens, url_params
+from ui import lesson, step_screens, url_params
 from ui.js_component import mounted_component
 from ui.lesson import LessonStep
 from ui.live_class import CLASS_PARAM, class_store
@@ -277,7 +277,6 @@ def warm_screens(scenario: Scenario, steps: list[LessonStep]) -> threading.Threa
 
 
 def _make_all(scenario: Scenario, steps: list[LessonStep]) -> None:
-    """Make every screen, then keep them out of the garbage collector's walks."""
     for narrow in (True, False):
         for number, step in enumerate(steps, 1):
             with contextlib.suppress(ValueError):  # a step this sentence cannot show
@@ -286,7 +285,6 @@ def _make_all(scenario: Scenario, steps: list[LessonStep]) -> None:
                 for revealed in (False, True):
                     with screen_assumed(narrow):
                         step_screens.step_chart(step, scenario, value, number, revealed)
-    heap.freeze_long_lived()
 
 
 def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
