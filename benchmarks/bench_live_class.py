@@ -140,6 +140,7 @@ def browser_pids() -> list[int]:
 
 
 def children_named(part: str) -> list[int]:
+    """The pids of this process's descendants whose name holds `part`."""
     return [p.pid for p in psutil.Process().children(recursive=True) if part in p.name()]
 
 
