@@ -144,11 +144,9 @@ def children_named(part: str) -> list[int]:
     return [p.pid for p in psutil.Process().children(recursive=True) if part in p.name()]
 
 
-def cpu_split(groups: dict[str, list[int]], before: dict[str, float]) -> str:
-    """Each group's CPU seconds since `before` (its cpu_seconds then), as one line."""
-    return ", ".join(
-        f"{name} {cpu_seconds(pids) - before[name]:.2f}" for name, pids in groups.items()
-    )
+def cpu_spent(groups: dict[str, list[int]], before: dict[str, float]) -> dict[str, float]:
+    """Each group's CPU seconds since `before` (its cpu_seconds then)."""
+    return {name: cpu_seconds(pids) - before[name] for name, pids in groups.items()}
 
 
 async def quiet(pids: list[int], cores: float = QUIET_CORES, timeout: float = 60.0) -> float:
@@ -279,8 +277,8 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
         before = {name: cpu_seconds(group) for name, group in groups.items()}
         clicked = await lecturer.click("Next ▶")
         followed = await follow_times(students, moved, clicked)
-        spent = cpu_split(groups, before)
-        per_rerun = (cpu_seconds(pids) - before["workers"]) / n
+        spent = cpu_spent(groups, before)
+        per_rerun = spent["workers"] / n
         pushed = [s.pushed_at[moved] - clicked for s in students if moved in s.pushed_at]
         rows.append(
             [
@@ -292,7 +290,8 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
                 + (f"; the class quiet {waited:.0f} s after the joins" if waited >= 1 else ""),
             ]
         )
-        rows.append(["Next: CPU seconds until every student drew it", "", "", spent])
+        split = ", ".join(f"{name} {seconds:.2f}" for name, seconds in spent.items())
+        rows.append(["Next: CPU seconds until every student drew it", "", "", split])
 
         options = list((await wait_state(api, lambda s: s["step"] == moved))["votes"])
         await page.evaluate(WATCH_ANSWERED)
