@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from starlette.concurrency import run_in_threadpool
 
-from classroom.store import ClassStore, ClassStoreError, PublicState
+from classroom.store import ClassStore, ClassStoreError, PublicState, StoreUnavailableError
 
 WATCH_SECONDS = 0.1
 # A stream ends after STREAM_SECONDS and the browser's EventSource reconnects after
@@ -72,6 +72,8 @@ class ClassWatchers:
         while watch.listeners:
             try:
                 screen = screen_of(await run_in_threadpool(self._store.state, code))
+            except StoreUnavailableError:  # the class goes on: its screens stay as they are
+                screen = watch.latest
             except ClassStoreError as error:
                 screen = ended(error)
             if screen != watch.latest:

@@ -7,7 +7,8 @@ is either counted before it or refused. Keys are namespaced per class."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TypeVar
 
 import redis
@@ -18,6 +19,18 @@ from classroom.store import ClassRecord, OpenedClass, PublicState, RoundResult
 
 T = TypeVar("T")
 PREFIX = "headspaces"
+UNREACHABLE = "The class's store cannot be reached just now; try again in a moment."
+
+
+@contextmanager
+def _reachable() -> Iterator[None]:
+    """Redis's connection errors as the store's own refusal: a StoreUnavailableError, which
+    says the class goes on (a restarting server), where a bare ConnectionError would end
+    whatever reads the class (a page's run, an event stream's watcher)."""
+    try:
+        yield
+    except (redis.ConnectionError, redis.TimeoutError) as error:
+        raise store.StoreUnavailableError(UNREACHABLE) from error
 
 
 class RedisClassStore(store.LecturerSteps):
@@ -44,13 +57,14 @@ class RedisClassStore(store.LecturerSteps):
 
     def _retrying(self, attempt: Callable[[Pipeline], T], *watched: str) -> T:
         """Run `attempt` with `watched` keys watched until its EXEC goes through."""
-        while True:
-            with self._client.pipeline() as pipe:
-                try:
-                    pipe.watch(*watched)
-                    return attempt(pipe)
-                except redis.WatchError:
-                    continue
+        with _reachable():
+            while True:
+                with self._client.pipeline() as pipe:
+                    try:
+                        pipe.watch(*watched)
+                        return attempt(pipe)
+                    except redis.WatchError:
+                        continue
 
     def _queue_public_reads(self, pipe: Pipeline, record: ClassRecord) -> None:
         """Queue, last in a MULTI, the reads public_state needs."""
@@ -118,17 +132,18 @@ class RedisClassStore(store.LecturerSteps):
 
     def results(self, code: str, secret: str) -> list[RoundResult]:
         code = store.normalise_code(code)
-        record = store.require_lecturer(self._load(self._client, code), secret)
-        rounds = sorted(
-            tuple(map(int, entry.split(":")))
-            for entry in self._client.smembers(self._key(code, "rounds"))
-        )
-        return [
-            store.round_result(
-                record, step, round, self._client.hvals(self._key(code, "votes", step, round))
+        with _reachable():
+            record = store.require_lecturer(self._load(self._client, code), secret)
+            rounds = sorted(
+                tuple(map(int, entry.split(":")))
+                for entry in self._client.smembers(self._key(code, "rounds"))
             )
-            for step, round in rounds
-        ]
+            return [
+                store.round_result(
+                    record, step, round, self._client.hvals(self._key(code, "votes", step, round))
+                )
+                for step, round in rounds
+            ]
 
     def join(self, code: str, device: str) -> PublicState:
         code, device = store.normalise_code(code), store.check_device(device)

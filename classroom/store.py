@@ -69,6 +69,13 @@ class VoteRefusedError(ClassStoreError):
     status = 409
 
 
+class StoreUnavailableError(ClassStoreError):
+    """The store's server cannot be reached just now (Redis restarting, the network gone):
+    nothing was changed, the class goes on, and the same request may work in a moment."""
+
+    status = 503
+
+
 class RateLimitedError(ClassStoreError):
     """Too many votes from one device in a short time."""
 

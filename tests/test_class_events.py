@@ -2,21 +2,24 @@
 SQLite store: the stream starts with what a student's screen draws, sends each change the
 lecturer makes within a fraction of a second, is not woken by votes or joins (they must
 not redraw every phone), never tells which option is right, ends with the reason when the
-class closes, keeps quiet streams alive, and refuses a bad, unknown or closed code with a
-JSON error."""
+class closes, keeps quiet streams alive, outlives its Redis server restarting, and
+refuses a bad, unknown or closed code with a JSON error."""
 
 from __future__ import annotations
 
 import json
+import signal
 import threading
 import time
 
 import pytest
+import redis
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from classroom import events
 from classroom.api import class_routes
+from classroom.redis_store import RedisClassStore
 from classroom.sqlite_store import SQLiteClassStore
 from classroom.store import new_device_id
 
@@ -119,6 +122,34 @@ def test_a_quiet_stream_is_kept_alive(store, monkeypatch):
     lines = read_stream(store, opened.code, 1.0, [])
     assert [line for _, line in lines].count(": keep-alive") >= 2
     assert len(data(lines)) == 1
+
+
+def test_a_stream_outlives_its_redis_server_restarting(redis_server):
+    """Redis killed and started again under an open stream (its watcher reads the store
+    meanwhile): the class has not ended, so the stream says nothing while the store cannot
+    be reached, and the lecturer's next step reaches it as any change does."""
+    with redis.Redis.from_url(redis_server.url) as client:
+        client.flushdb()
+    store = RedisClassStore.from_url(redis_server.url)
+    opened = store.open_class(5, ["yes", "no"])
+
+    def outage() -> None:
+        redis_server.stop(signal.SIGKILL)
+        time.sleep(5 * events.WATCH_SECONDS)
+        redis_server.start()
+
+    actions = [
+        (0.3, outage),
+        (2.0, lambda: store.set_step(opened.code, opened.secret, 2, ["a", "b"])),
+    ]
+    try:
+        sent = data(read_stream(store, opened.code, 3.5, actions))
+    finally:
+        store.close()
+    assert [screen for _, screen in sent] == [
+        {"step": 1, "phase": "asking", "round": 1, "options": ["yes", "no"]},
+        {"step": 2, "phase": "asking", "round": 1, "options": ["a", "b"]},
+    ]
 
 
 @pytest.mark.parametrize(("code", "status"), [("ZZZZZZ", 404), ("A" * 10_000, 400)])

@@ -7,6 +7,7 @@ kept for the lecturer's results, and a public state that holds no secret and no 
 from __future__ import annotations
 
 import json
+import signal
 import sqlite3
 import string
 import threading
@@ -28,6 +29,7 @@ from classroom.store import (
     MalformedRequestError,
     NotAllowedError,
     RateLimitedError,
+    StoreUnavailableError,
     UnknownClassError,
     VoteRefusedError,
     hash_secret,
@@ -527,6 +529,32 @@ def test_open_store_reaches_redis(monkeypatch, redis_server):
     assert isinstance(store, RedisClassStore)
     opened = store.open_class(2)
     assert store.state(opened.code).steps == 2  # a real server answered
+    store.close()
+
+
+def test_redis_down_is_a_refusal_that_passes(redis_server):
+    """While the Redis server is down every request is refused as "unavailable" (503, a
+    ClassStoreError that pages and streams handle), not a bare ConnectionError, and
+    nothing is lost: once it is back the class answers as before."""
+    store = RedisClassStore.from_url(redis_server.url)
+    opened, devices = _class_with_students(store)
+    store.vote(opened.code, devices[0], 1, 1, OPTIONS[1])
+    redis_server.stop(signal.SIGKILL)
+    try:
+        requests = [
+            lambda: store.state(opened.code),
+            lambda: store.vote(opened.code, devices[1], 1, 1, OPTIONS[0]),
+            lambda: store.set_step(opened.code, opened.secret, 2, OPTIONS),
+            lambda: store.results(opened.code, opened.secret),
+        ]
+        for request in requests:
+            with pytest.raises(StoreUnavailableError) as refused:
+                request()
+            assert refused.value.status == 503 and "try again" in str(refused.value)
+    finally:
+        redis_server.start()
+    state = store.state(opened.code)
+    assert (state.step, state.joined, state.answered) == (1, 3, 1)
     store.close()
 
 
