@@ -4,11 +4,12 @@ Next, vote (acknowledged once the store has it), see the reveal, vote again in r
 and learn that the class ended. Who may do what: a student's page has no lecturer
 control, whatever its URL says; a vote for a closed round or a step not current, and an
 unknown, closed or 10,000-character code, change nothing and get a plain message; the
-lecturer's secret appears in no page and no URL."""
+lecturer's secret appears in no page and no URL; a Redis restart is waited out."""
 
 from __future__ import annotations
 
 import json
+import signal
 
 import pytest
 import redis
@@ -19,7 +20,7 @@ from classroom.sqlite_store import SQLiteClassStore
 from tests.apptest import chart, chart_keys, open_page
 from ui.lesson_steps import LESSON_STEPS
 from ui.live_class import CLOSED, LECTURER, results_file
-from ui.live_student import DEVICE, OTHER_VIEW
+from ui.live_student import DEVICE, OTHER_VIEW, RETRY_SECONDS
 from ui.scenario import Scenario
 
 PAGE = "pages/lesson.py"
@@ -363,3 +364,24 @@ def test_after_the_reveal_a_student_sees_the_steps_revealed_figure(store):
     ok(lecturer.button(key="lesson_reveal").click().run())
     ok(student.run())
     assert chart(student, "lesson_view_by_hand")["data"] == revealed != asking
+
+
+def test_a_student_waits_out_a_redis_restart(redis_server, monkeypatch):
+    """Redis killed under a class: a student's next run says in plain words that the
+    class cannot be reached and that the screen asks again (no traceback, no lecturer
+    control); once the server is back, the next run draws the class's step again."""
+    with redis.Redis.from_url(redis_server.url) as client:
+        client.flushdb()
+    monkeypatch.setenv("HEADSPACES_CLASS_STORE", redis_server.url)
+    _, code = start_class()
+    student = join(code, DEVICES[0])
+    assert f"Class {code} · Step 1 of {STEPS} · vote open" in texts(student)
+    redis_server.stop(signal.SIGKILL)
+    try:
+        shown = texts(ok(student.run()))
+    finally:
+        redis_server.start()
+    assert any("cannot be reached just now" in text for text in shown)
+    assert f"This screen asks again every {RETRY_SECONDS:g} s." in shown
+    assert not keys(student) & LECTURER_CONTROLS
+    assert f"Class {code} · Step 1 of {STEPS} · vote open" in texts(ok(student.run()))
