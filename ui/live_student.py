@@ -51,6 +51,10 @@ _reading = threading.Lock()  # held while this process reads a class's state fro
 _drawing = threading.Lock()
 TURN_SECONDS = 2.0
 RETRY_SECONDS = 2.0  # how often a screen asks a store it could not reach
+RETRY_NOTE = (
+    f"Nothing to do: this screen asks again every {RETRY_SECONDS:g} s and shows the class "
+    "once it answers."
+)
 OTHER_VIEW = (
     "This screen computes the step for its own sentence and settings, which differ from "
     "the projector's, so its picture may differ too."
@@ -90,7 +94,7 @@ def joined_state(code: str) -> PublicState | None:
     except ClassStoreError as error:
         st.error(f"Class {code}: {error}", icon=":material/block:")
         if isinstance(error, StoreUnavailableError):
-            st.caption(f"This screen asks again every {RETRY_SECONDS:g} s.")
+            st.caption(RETRY_NOTE)
             _retry_until_reachable(code)
         st.button("Leave and use the Lesson alone", on_click=leave, key="live_leave")
         return None
