@@ -8,6 +8,7 @@ lecturer's secret appears in no page and no URL; a Redis restart is waited out."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 
@@ -19,8 +20,8 @@ from classroom.redis_store import RedisClassStore
 from classroom.sqlite_store import SQLiteClassStore
 from tests.apptest import chart, chart_keys, open_page
 from ui.lesson_steps import LESSON_STEPS
-from ui.live_class import CLOSED, LECTURER, results_file
-from ui.live_student import DEVICE, OTHER_VIEW, RETRY_NOTE
+from ui.live_class import CLOSED, LECTURER, RETRY_NOTE, results_file
+from ui.live_student import DEVICE, OTHER_VIEW
 from ui.scenario import Scenario
 
 PAGE = "pages/lesson.py"
@@ -385,3 +386,24 @@ def test_a_student_waits_out_a_redis_restart(redis_server, monkeypatch):
     assert RETRY_NOTE in shown
     assert not keys(student) & LECTURER_CONTROLS
     assert f"Class {code} · Step 1 of {STEPS} · vote open" in texts(ok(student.run()))
+
+
+def test_a_lecturer_keeps_the_class_through_a_redis_restart(redis_server, monkeypatch):
+    """Next pressed while Redis is down: the projector says the store cannot be reached,
+    changes nothing and keeps the class (it used to drop it as if it had been closed);
+    once the server is back, its next run moves the class to the step it shows."""
+    with redis.Redis.from_url(redis_server.url) as client:
+        client.flushdb()
+    monkeypatch.setenv("HEADSPACES_CLASS_STORE", redis_server.url)
+    lecturer, code = start_class()
+    redis_server.stop(signal.SIGKILL)
+    try:
+        shown = texts(press(lecturer, "Next ▶"))
+    finally:
+        redis_server.start()
+    assert any("cannot be reached just now" in text for text in shown)
+    assert RETRY_NOTE in shown
+    assert lecturer.session_state[LECTURER].code == code
+    ok(lecturer.run())
+    with contextlib.closing(RedisClassStore.from_url(redis_server.url)) as store:
+        assert store.state(code).step == 2

@@ -19,7 +19,13 @@ from attention.teaching.lesson.content import lesson_text
 from attention.teaching.narration import live_class as words
 from classroom import STORE_SETTING, open_store
 from classroom.results_csv import results_csv
-from classroom.store import ClassStore, ClassStoreError, OpenedClass, PublicState
+from classroom.store import (
+    ClassStore,
+    ClassStoreError,
+    OpenedClass,
+    PublicState,
+    StoreUnavailableError,
+)
 from ui import lecturer_tab, lesson, url_params
 from ui.charts import show_chart
 from ui.class_watch import rerun_on_change
@@ -29,6 +35,11 @@ LECTURER = "live_class_lecturer"  # session: the OpenedClass this session drives
 CLOSED = "live_class_closed"  # session: the class this session closed (for its results)
 _NOTICE = "live_class_notice"  # session: a message for the next run (a refused action)
 _SEEN = "live_class_seen"  # session: the class's (step, round, phase) at this page's last sync
+RETRY_SECONDS = 2.0  # how often a page asks a store it could not reach
+RETRY_NOTE = (
+    f"Nothing to do: this screen asks again every {RETRY_SECONDS:g} s and shows the class "
+    "once it answers."
+)
 
 
 def _close(store: ClassStore) -> None:
@@ -45,6 +56,27 @@ def _store(url: str) -> ClassStore:
 def class_store() -> ClassStore:
     """This process's class store, as $HEADSPACES_CLASS_STORE says (one per setting)."""
     return _store(os.environ.get(STORE_SETTING, ""))
+
+
+def wait_for_store(code: str) -> None:
+    """While the class's store cannot be reached (a restarting Redis): say so, and rerun
+    the page once it answers. The class is not lost: nothing was changed meanwhile."""
+    st.caption(RETRY_NOTE)
+    _retry_until_reachable(code)
+
+
+@st.fragment(run_every=RETRY_SECONDS)
+def _retry_until_reachable(code: str) -> None:
+    """Ask the store every RETRY_SECONDS, only while this page waits for it (no push or
+    poll reaches a page that is not showing the class), and rerun the page once it answers
+    (also with a refusal for good, e.g. the class ended, which the page then explains)."""
+    try:
+        class_store().state(code)
+    except StoreUnavailableError:
+        return
+    except ClassStoreError:
+        pass
+    st.rerun(scope="app")
 
 
 def class_from_url() -> tuple[str, str | None]:
@@ -158,7 +190,7 @@ def sync(
     The step's options in their order settle its right answer (a quiz shuffles them by the
     step's own seed), so unchanged options need no new set_step.
     None (and this session no longer drives it) when the store refuses, e.g. the class
-    was closed from another window."""
+    was closed from another window; None and a wait while the store cannot be reached."""
     store = class_store()
     try:
         state = store.state(opened.code)
@@ -166,6 +198,10 @@ def sync(
             state = store.set_step(opened.code, opened.secret, step, options, question, right)
         if revealed and state.phase == "asking":
             state = store.reveal(opened.code, opened.secret)
+    except StoreUnavailableError as error:  # the class stays this session's
+        st.warning(f"Class {opened.code}: {error}", icon=":material/cloud_off:")
+        wait_for_store(opened.code)
+        return None
     except ClassStoreError as error:
         del st.session_state[LECTURER]
         lecturer_tab.forget_class("lecturer")

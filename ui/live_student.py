@@ -24,7 +24,7 @@ from classroom.store import ClassStoreError, PublicState, StoreUnavailableError
 from ui import lesson, step_screens, url_params
 from ui.js_component import mounted_component
 from ui.lesson import LessonStep
-from ui.live_class import CLASS_PARAM, class_store
+from ui.live_class import CLASS_PARAM, class_store, wait_for_store
 from ui.media import narrow_screen, screen_assumed
 from ui.scenario import Scenario
 
@@ -50,11 +50,6 @@ _reading = threading.Lock()  # held while this process reads a class's state fro
 # a Semaphore's Python-level Condition.notify took 14 % of a screen's samples (py-spy).
 _drawing = threading.Lock()
 TURN_SECONDS = 2.0
-RETRY_SECONDS = 2.0  # how often a screen asks a store it could not reach
-RETRY_NOTE = (
-    f"Nothing to do: this screen asks again every {RETRY_SECONDS:g} s and shows the class "
-    "once it answers."
-)
 OTHER_VIEW = (
     "This screen computes the step for its own sentence and settings, which differ from "
     "the projector's, so its picture may differ too."
@@ -94,24 +89,9 @@ def joined_state(code: str) -> PublicState | None:
     except ClassStoreError as error:
         st.error(f"Class {code}: {error}", icon=":material/block:")
         if isinstance(error, StoreUnavailableError):
-            st.caption(RETRY_NOTE)
-            _retry_until_reachable(code)
+            wait_for_store(code)
         st.button("Leave and use the Lesson alone", on_click=leave, key="live_leave")
         return None
-
-
-@st.fragment(run_every=RETRY_SECONDS)
-def _retry_until_reachable(code: str) -> None:
-    """While the class's store cannot be reached (a restarting Redis): ask it again every
-    RETRY_SECONDS, and draw the class (or why it refuses) once it answers. Only on this
-    screen, and only meanwhile: no push reaches a page that is not showing the class."""
-    try:
-        class_store().state(code)
-    except StoreUnavailableError:
-        return
-    except ClassStoreError:
-        pass  # refused for good (the class ended): the page says why
-    st.rerun(scope="app")
 
 
 def leave() -> None:
