@@ -177,13 +177,18 @@ function drawHead(view, data, h) {
 // answers an earlier send (data.seq smaller) keeps the newer local positions, so key
 // presses faster than the server's reruns are never undone.
 const sent = new WeakMap();
+// Per mounted component: positions a key press moved but its keyup has not sent yet. A
+// run that lands between a press's keydown and keyup mounts from these and sends them,
+// or that press would be lost (seen under load in test_browser_playground).
+const unsent = new WeakMap();
 
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
   const root = parentElement.querySelector(".pg");
   const focused = parentElement.activeElement?.dataset; // a new run keeps the keyboard's point
   root.replaceChildren();
-  const last = sent.get(parentElement);
+  const held = unsent.get(parentElement);
+  const last = held?.length === data.heads.length ? { heads: held, seq: Infinity } : sent.get(parentElement);
   const stale = last && data.seq < last.seq && last.heads.length === data.heads.length;
   const state = {
     heads: data.heads.map((hd, h) => ({
@@ -192,6 +197,7 @@ export default function (component) {
       keys: (stale ? last.heads[h].keys : hd.keys).map((k) => [...k]),
     })),
   };
+  const copy = () => state.heads.map((hd) => ({ query: [...hd.query], keys: hd.keys.map((k) => [...k]) }));
   const views = state.heads.map((hd, h) => buildHead(root, { ...data, heads: state.heads }, h));
   // Redraw in the input's own handler: Chromium already sends pointer moves once per
   // animation frame, and waiting for the next frame would add up to 16 ms of latency.
@@ -207,7 +213,8 @@ export default function (component) {
   const send = () => {
     performance.mark("playground-sent");
     const seq = Math.max(data.seq, sent.get(parentElement)?.seq ?? 0) + 1;
-    sent.set(parentElement, { seq, heads: state.heads.map((hd) => ({ query: [...hd.query], keys: hd.keys.map((k) => [...k]) })) });
+    sent.set(parentElement, { seq, heads: copy() });
+    unsent.delete(parentElement);
     setStateValue("positions", { seq, queries: state.heads.map((hd) => hd.query), keys: state.heads.map((hd) => hd.keys) });
   };
   const target = (g) => {
@@ -254,6 +261,7 @@ export default function (component) {
       const step = event.shiftKey ? 5 * STEP : STEP;
       const p = where(g);
       place(g, [p[0] + move[0] * step, p[1] + move[1] * step]);
+      unsent.set(parentElement, copy());
       redraw(event.timeStamp);
     });
     g.addEventListener("keyup", (event) => {
@@ -261,6 +269,7 @@ export default function (component) {
     });
   });
   redraw();
+  if (held) send();
   if (focused?.kind) {
     const index = focused.index === undefined ? "" : `[data-index="${focused.index}"]`;
     root.querySelector(`g[tabindex][data-head="${focused.head}"][data-kind="${focused.kind}"]${index}`)?.focus();
