@@ -19,7 +19,6 @@ from classroom.store import ClassRecord, OpenedClass, PublicState, RoundResult
 
 T = TypeVar("T")
 PREFIX = "headspaces"
-UNREACHABLE = "The class's store cannot be reached just now; try again in a moment."
 
 
 @contextmanager
@@ -30,7 +29,7 @@ def _reachable() -> Iterator[None]:
     try:
         yield
     except (redis.ConnectionError, redis.TimeoutError) as error:
-        raise store.StoreUnavailableError(UNREACHABLE) from error
+        raise store.StoreUnavailableError() from error
 
 
 class RedisClassStore(store.LecturerSteps):

@@ -57,13 +57,28 @@ _ADDED_COLUMNS = {
 
 
 _WAIT_SECONDS = 30.0  # how long a connection waits for another process's lock
+# SQLite's errors that say the file cannot be used just now, not that a request is wrong:
+# another process held its lock past the wait, the disk is full, the folder went away.
+_TRANSIENT = ("locked", "busy", "disk i/o error", "disk is full", "unable to open")
 
 
-def _use_wal(db: sqlite3.Connection) -> None:
+@contextmanager
+def _reachable() -> Iterator[None]:
+    """SQLite's transient errors as the store's StoreUnavailableError (503: the class goes
+    on, ask again), where a bare OperationalError would end the page's run."""
+    try:
+        yield
+    except sqlite3.OperationalError as error:
+        if not any(words in str(error).lower() for words in _TRANSIENT):
+            raise
+        raise store.StoreUnavailableError() from error
+
+
+def _use_wal(db: sqlite3.Connection, wait_seconds: float) -> None:
     """Switch the file to WAL mode. Workers opening a fresh file at the same moment can be
     told "database is locked" at once here (the switch does not wait as a write does: a
-    cluster's worker died of it at start), so it tries again for up to _WAIT_SECONDS."""
-    deadline = time.monotonic() + _WAIT_SECONDS
+    cluster's worker died of it at start), so it tries again for up to `wait_seconds`."""
+    deadline = time.monotonic() + wait_seconds
     while True:
         try:
             db.execute("PRAGMA journal_mode=WAL")
@@ -79,8 +94,16 @@ class SQLiteClassStore(store.LecturerSteps):
     an idle one (or opens one) and gives it back, so the pool holds as many as ran at
     once. (One per thread leaked: Streamlit runs each script run on a new thread.)"""
 
-    def __init__(self, path: str | Path, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        clock: Callable[[], float] = time.time,
+        wait_seconds: float = _WAIT_SECONDS,
+    ) -> None:
+        """`wait_seconds`: how long a request waits for another process's lock before the
+        store refuses it as unavailable."""
         self.path = Path(path)
+        self._wait_seconds = wait_seconds
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._clock = clock
         self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
@@ -98,9 +121,9 @@ class SQLiteClassStore(store.LecturerSteps):
         # isolation_level=None: we issue BEGIN/COMMIT ourselves; timeout waits for
         # another process's write lock instead of failing at once.
         db = sqlite3.connect(
-            self.path, timeout=_WAIT_SECONDS, isolation_level=None, check_same_thread=False
+            self.path, timeout=self._wait_seconds, isolation_level=None, check_same_thread=False
         )
-        _use_wal(db)
+        _use_wal(db, self._wait_seconds)
         db.execute("PRAGMA synchronous=FULL")  # an acknowledged vote survives a crash
         with self._lock:
             self._connections.append(db)
@@ -109,16 +132,17 @@ class SQLiteClassStore(store.LecturerSteps):
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
         """An idle pooled connection (or a new one) for one transaction."""
-        try:
-            db = self._idle.get_nowait()
-        except queue.Empty:
-            db = self._open_connection()
-        try:
-            yield db
-        finally:
-            if db.in_transaction:  # a COMMIT that failed: nothing half-done goes back
-                db.execute("ROLLBACK")
-            self._idle.put(db)
+        with _reachable():
+            try:
+                db = self._idle.get_nowait()
+            except queue.Empty:
+                db = self._open_connection()
+            try:
+                yield db
+            finally:
+                if db.in_transaction:  # a COMMIT that failed: nothing half-done goes back
+                    db.execute("ROLLBACK")
+                self._idle.put(db)
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:

@@ -69,11 +69,18 @@ class VoteRefusedError(ClassStoreError):
     status = 409
 
 
+UNREACHABLE = "The class's store cannot be reached just now; try again in a moment."
+
+
 class StoreUnavailableError(ClassStoreError):
-    """The store's server cannot be reached just now (Redis restarting, the network gone):
-    nothing was changed, the class goes on, and the same request may work in a moment."""
+    """The store cannot be reached just now (Redis restarting, the network gone, SQLite's
+    file locked or its disk full): nothing was changed, the class goes on, and the same
+    request may work in a moment."""
 
     status = 503
+
+    def __init__(self, message: str = UNREACHABLE) -> None:
+        super().__init__(message)
 
 
 class RateLimitedError(ClassStoreError):

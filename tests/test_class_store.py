@@ -541,20 +541,50 @@ def test_redis_down_is_a_refusal_that_passes(redis_server):
     store.vote(opened.code, devices[0], 1, 1, OPTIONS[1])
     redis_server.stop(signal.SIGKILL)
     try:
-        requests = [
+        _refused_as_unavailable(
             lambda: store.state(opened.code),
             lambda: store.vote(opened.code, devices[1], 1, 1, OPTIONS[0]),
             lambda: store.set_step(opened.code, opened.secret, 2, OPTIONS),
             lambda: store.results(opened.code, opened.secret),
-        ]
-        for request in requests:
-            with pytest.raises(StoreUnavailableError) as refused:
-                request()
-            assert refused.value.status == 503 and "try again" in str(refused.value)
+        )
     finally:
         redis_server.start()
     state = store.state(opened.code)
     assert (state.step, state.joined, state.answered) == (1, 3, 1)
+    store.close()
+
+
+def _refused_as_unavailable(*requests: Callable[[], object]) -> None:
+    for request in requests:
+        with pytest.raises(StoreUnavailableError) as refused:
+            request()
+        assert refused.value.status == 503 and "try again" in str(refused.value)
+
+
+def test_an_sqlite_file_locked_past_the_wait_is_a_refusal_that_passes(tmp_path):
+    """Another process holds the file's write lock longer than the store waits: every
+    change is refused as "unavailable" (503), not a bare OperationalError that would end a
+    page's run; reads still answer (WAL), and once the lock is gone nothing was lost."""
+    path = tmp_path / "classes.sqlite3"
+    store = SQLiteClassStore(path, wait_seconds=0.2)
+    opened, devices = _class_with_students(store)
+    store.vote(opened.code, devices[0], 1, 1, OPTIONS[1])
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        _refused_as_unavailable(
+            lambda: store.vote(opened.code, devices[1], 1, 1, OPTIONS[0]),
+            lambda: store.set_step(opened.code, opened.secret, 2, OPTIONS),
+            lambda: store.join(opened.code, "a-late-device-id-00000042"),
+        )
+        assert store.state(opened.code).answered == 1
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    state = store.state(opened.code)
+    assert (state.step, state.joined, state.answered) == (1, 3, 1)
+    store.vote(opened.code, devices[1], 1, 1, OPTIONS[0])
+    assert store.state(opened.code).answered == 2
     store.close()
 
 
