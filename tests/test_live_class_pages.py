@@ -4,13 +4,11 @@ Next, vote (acknowledged once the store has it), see the reveal, vote again in r
 and learn that the class ended. Who may do what: a student's page has no lecturer
 control, whatever its URL says; a vote for a closed round or a step not current, and an
 unknown, closed or 10,000-character code, change nothing and get a plain message; the
-lecturer's secret appears in no page and no URL; a Redis restart is waited out."""
+lecturer's secret appears in no page and no URL."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import signal
 
 import pytest
 import redis
@@ -20,7 +18,7 @@ from classroom.redis_store import RedisClassStore
 from classroom.sqlite_store import SQLiteClassStore
 from tests.apptest import chart, chart_keys, open_page
 from ui.lesson_steps import LESSON_STEPS
-from ui.live_class import CLOSED, LECTURER, RETRY_NOTE, results_file
+from ui.live_class import CLOSED, LECTURER, results_file
 from ui.live_student import DEVICE, OTHER_VIEW
 from ui.scenario import Scenario
 
@@ -365,45 +363,3 @@ def test_after_the_reveal_a_student_sees_the_steps_revealed_figure(store):
     ok(lecturer.button(key="lesson_reveal").click().run())
     ok(student.run())
     assert chart(student, "lesson_view_by_hand")["data"] == revealed != asking
-
-
-def test_a_student_waits_out_a_redis_restart(redis_server, monkeypatch):
-    """Redis killed under a class: a student's next run says in plain words that the
-    class cannot be reached and that the screen asks again (no traceback, no lecturer
-    control); once the server is back, the next run draws the class's step again."""
-    with redis.Redis.from_url(redis_server.url) as client:
-        client.flushdb()
-    monkeypatch.setenv("HEADSPACES_CLASS_STORE", redis_server.url)
-    _, code = start_class()
-    student = join(code, DEVICES[0])
-    assert f"Class {code} · Step 1 of {STEPS} · vote open" in texts(student)
-    redis_server.stop(signal.SIGKILL)
-    try:
-        shown = texts(ok(student.run()))
-    finally:
-        redis_server.start()
-    assert any("cannot be reached just now" in text for text in shown)
-    assert RETRY_NOTE in shown
-    assert not keys(student) & LECTURER_CONTROLS
-    assert f"Class {code} · Step 1 of {STEPS} · vote open" in texts(ok(student.run()))
-
-
-def test_a_lecturer_keeps_the_class_through_a_redis_restart(redis_server, monkeypatch):
-    """Next pressed while Redis is down: the projector says the store cannot be reached,
-    changes nothing and keeps the class (it used to drop it as if it had been closed);
-    once the server is back, its next run moves the class to the step it shows."""
-    with redis.Redis.from_url(redis_server.url) as client:
-        client.flushdb()
-    monkeypatch.setenv("HEADSPACES_CLASS_STORE", redis_server.url)
-    lecturer, code = start_class()
-    redis_server.stop(signal.SIGKILL)
-    try:
-        shown = texts(press(lecturer, "Next ▶"))
-    finally:
-        redis_server.start()
-    assert any("cannot be reached just now" in text for text in shown)
-    assert RETRY_NOTE in shown
-    assert lecturer.session_state[LECTURER].code == code
-    ok(lecturer.run())
-    with contextlib.closing(RedisClassStore.from_url(redis_server.url)) as store:
-        assert store.state(code).step == 2

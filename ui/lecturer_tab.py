@@ -12,6 +12,7 @@ from classroom.store import (
     ClassStoreError,
     MalformedRequestError,
     OpenedClass,
+    StoreUnavailableError,
     normalise_code,
 )
 from ui.js_component import mounted_component
@@ -23,7 +24,8 @@ _component = mounted_component("head_spaces_lecturer_tab", "lecturer_tab.js")
 def kept_class(slot: str, held: OpenedClass | None, store: ClassStore) -> OpenedClass | None:
     """The tab keeps `held` (this session's class) under `slot`; a session holding none
     gets the class the tab kept, if the store says its secret drives that open class
-    (else None, and the tab forgets it). Drawn in the sidebar: no space in the page."""
+    (else None, and the tab forgets it). Drawn in the sidebar: no space in the page.
+    Raises StoreUnavailableError while the store cannot say (the tab keeps the class)."""
     key = f"lecturer_tab_{slot}"
     keep = None if held is None else {"code": held.code, "secret": held.secret}
     if held is not None:
@@ -40,6 +42,8 @@ def kept_class(slot: str, held: OpenedClass | None, store: ClassStore) -> Opened
         return held
     try:
         return checked_handover(store, kept)
+    except StoreUnavailableError:
+        raise
     except ClassStoreError:
         forget_class(slot)
         return None

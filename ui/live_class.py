@@ -36,6 +36,7 @@ CLOSED = "live_class_closed"  # session: the class this session closed (for its 
 _NOTICE = "live_class_notice"  # session: a message for the next run (a refused action)
 _SEEN = "live_class_seen"  # session: the class's (step, round, phase) at this page's last sync
 RETRY_SECONDS = 2.0  # how often a page asks a store it could not reach
+_RETRIES = "live_class_retries"  # session: runs of the wait for the store since it began
 RETRY_NOTE = (
     f"Nothing to do: this screen asks again every {RETRY_SECONDS:g} s and shows the class "
     "once it answers."
@@ -62,14 +63,27 @@ def wait_for_store(code: str) -> None:
     """While the class's store cannot be reached (a restarting Redis): say so, and rerun
     the page once it answers. The class is not lost: nothing was changed meanwhile."""
     st.caption(RETRY_NOTE)
+    st.session_state[_RETRIES] = 0
     _retry_until_reachable(code)
+
+
+def unreachable(code: str, error: StoreUnavailableError) -> None:
+    """A lecturer's panel while the store cannot be reached: the class stays this
+    session's, and the page runs again once the store answers."""
+    st.warning(f"Class {code}: {error}" if code else str(error), icon=":material/cloud_off:")
+    wait_for_store(code)
 
 
 @st.fragment(run_every=RETRY_SECONDS)
 def _retry_until_reachable(code: str) -> None:
     """Ask the store every RETRY_SECONDS, only while this page waits for it (no push or
     poll reaches a page that is not showing the class), and rerun the page once it answers
-    (also with a refusal for good, e.g. the class ended, which the page then explains)."""
+    (also with a refusal for good, e.g. the class ended, which the page then explains).
+    Not in its first run, part of the page's that was just refused: a store that answers
+    a read but refuses the page's write (SQLite's file locked) would rerun it at once."""
+    st.session_state[_RETRIES] += 1
+    if st.session_state[_RETRIES] == 1:
+        return
     try:
         class_store().state(code)
     except StoreUnavailableError:
@@ -98,7 +112,11 @@ def take_back(code: str) -> None:
     (its worker died, the app restarted, the page reloaded) drives it again when the
     store says the tab's secret drives that open class and the URL names it (or none)."""
     held = st.session_state.get(LECTURER)
-    kept = lecturer_tab.kept_class("lecturer", held, class_store())
+    try:
+        kept = lecturer_tab.kept_class("lecturer", held, class_store())
+    except StoreUnavailableError as error:  # the tab keeps the class until it answers
+        unreachable(code, error)
+        st.stop()
     if held is None and kept is not None and code in ("", kept.code):
         st.session_state[LECTURER] = kept
         url_params.write(st.query_params, CLASS_PARAM, kept.code)
@@ -198,9 +216,8 @@ def sync(
             state = store.set_step(opened.code, opened.secret, step, options, question, right)
         if revealed and state.phase == "asking":
             state = store.reveal(opened.code, opened.secret)
-    except StoreUnavailableError as error:  # the class stays this session's
-        st.warning(f"Class {opened.code}: {error}", icon=":material/cloud_off:")
-        wait_for_store(opened.code)
+    except StoreUnavailableError as error:
+        unreachable(opened.code, error)
         return None
     except ClassStoreError as error:
         del st.session_state[LECTURER]
@@ -305,6 +322,9 @@ def live_counts(opened: OpenedClass) -> None:
     (follow_the_console)."""
     try:
         state = class_store().state(opened.code)
+    except StoreUnavailableError as error:
+        unreachable(opened.code, error)
+        return
     except ClassStoreError as error:
         st.info(str(error))
         return
@@ -321,7 +341,14 @@ def show_answers(opened: OpenedClass, state: PublicState, key: str, height: int)
     with its summary and table: on the projector and on the console; in words until the
     first vote."""
     options = list(state.votes)
-    rounds = step_rounds(opened, state)
+    try:
+        rounds = step_rounds(opened, state)
+    except StoreUnavailableError as error:
+        unreachable(opened.code, error)
+        return
+    except ClassStoreError as error:  # closed meanwhile: the panel's next run says so
+        st.info(str(error))
+        return
     if not any(sum(counts.values()) for counts in rounds.values()):
         st.markdown(words.NO_ANSWERS_YET)
         return

@@ -14,12 +14,12 @@ import streamlit as st
 from attention.teaching.lesson.content import lesson_end, lesson_text
 from attention.teaching.markdown import literal
 from attention.teaching.narration import live_class as words
-from classroom.store import ClassStoreError, OpenedClass, PublicState
+from classroom.store import ClassStoreError, OpenedClass, PublicState, StoreUnavailableError
 from ui import lecturer_tab, url_params
 from ui.class_watch import rerun_on_change
 from ui.js_component import mounted_component
 from ui.lecturer_tab import checked_handover
-from ui.live_class import class_store, show_answers
+from ui.live_class import class_store, show_answers, unreachable
 from ui.navigation import ensure_entry
 
 CONSOLE_PARAM = "console"
@@ -74,7 +74,12 @@ def console_page() -> None:
     st.set_page_config(
         page_title="Lecturer's console · Head Spaces", initial_sidebar_state="collapsed"
     )
-    opened = lecturer_tab.kept_class("console", st.session_state.get(PAIRED), class_store())
+    try:
+        opened = lecturer_tab.kept_class("console", st.session_state.get(PAIRED), class_store())
+    except StoreUnavailableError as error:  # the tab keeps the pairing until it answers
+        st.header("Lecturer's console", anchor=False)
+        unreachable("", error)
+        return
     if opened is not None:  # a new session on this tab takes back the tab's class
         st.session_state[PAIRED] = opened
     _pairing(
@@ -113,6 +118,10 @@ def console_panel(opened: OpenedClass) -> None:
     buttons that drive it."""
     try:
         state = class_store().state(opened.code)
+    except StoreUnavailableError as error:  # still paired: asks again until it answers
+        st.subheader("Lecturer's console", anchor=False)
+        unreachable(opened.code, error)
+        return
     except ClassStoreError as error:  # e.g. closed: unpaired, and asking again
         st.session_state.pop(PAIRED, None)
         lecturer_tab.forget_class("console")
