@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import io
 import os
+import time
 from collections.abc import Sequence
 
 import segno
@@ -36,7 +37,7 @@ CLOSED = "live_class_closed"  # session: the class this session closed (for its 
 _NOTICE = "live_class_notice"  # session: a message for the next run (a refused action)
 _SEEN = "live_class_seen"  # session: the class's (step, round, phase) at this page's last sync
 RETRY_SECONDS = 2.0  # how often a page asks a store it could not reach
-_RETRIES = "live_class_retries"  # session: runs of the wait for the store since it began
+_WAITING_SINCE = "live_class_waiting_since"  # session: when a page last found no store
 RETRY_NOTE = (
     f"Nothing to do: this screen asks again every {RETRY_SECONDS:g} s and shows the class "
     "once it answers."
@@ -59,19 +60,14 @@ def class_store() -> ClassStore:
     return _store(os.environ.get(STORE_SETTING, ""))
 
 
-def wait_for_store(code: str) -> None:
-    """While the class's store cannot be reached (a restarting Redis): say so, and rerun
-    the page once it answers. The class is not lost: nothing was changed meanwhile."""
-    st.caption(RETRY_NOTE)
-    st.session_state[_RETRIES] = 0
-    _retry_until_reachable(code)
-
-
 def unreachable(code: str, error: StoreUnavailableError) -> None:
-    """A lecturer's panel while the store cannot be reached: the class stays this
-    session's, and the page runs again once the store answers."""
+    """A class's screen while the store cannot be reached: say so and that the screen asks
+    again, and rerun the page once the store answers. Nothing is dropped (the lecturer's
+    class, the student's place): nothing was changed meanwhile."""
     st.warning(f"Class {code}: {error}" if code else str(error), icon=":material/cloud_off:")
-    wait_for_store(code)
+    st.caption(RETRY_NOTE)
+    st.session_state[_WAITING_SINCE] = time.monotonic()
+    _retry_until_reachable(code)
 
 
 @st.fragment(run_every=RETRY_SECONDS)
@@ -81,8 +77,7 @@ def _retry_until_reachable(code: str) -> None:
     (also with a refusal for good, e.g. the class ended, which the page then explains).
     Not in its first run, part of the page's that was just refused: a store that answers
     a read but refuses the page's write (SQLite's file locked) would rerun it at once."""
-    st.session_state[_RETRIES] += 1
-    if st.session_state[_RETRIES] == 1:
+    if time.monotonic() - st.session_state.get(_WAITING_SINCE, 0.0) < RETRY_SECONDS / 2:
         return
     try:
         class_store().state(code)

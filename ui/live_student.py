@@ -24,7 +24,7 @@ from classroom.store import ClassStoreError, PublicState, StoreUnavailableError
 from ui import lesson, step_screens, url_params
 from ui.js_component import mounted_component
 from ui.lesson import LessonStep
-from ui.live_class import CLASS_PARAM, class_store, wait_for_store
+from ui.live_class import CLASS_PARAM, class_store, unreachable
 from ui.media import narrow_screen, screen_assumed
 from ui.scenario import Scenario
 
@@ -87,9 +87,10 @@ def joined_state(code: str) -> PublicState | None:
             return state
         return store.state(code)
     except ClassStoreError as error:
-        st.error(f"Class {code}: {error}", icon=":material/block:")
         if isinstance(error, StoreUnavailableError):
-            wait_for_store(code)
+            unreachable(code, error)
+        else:
+            st.error(f"Class {code}: {error}", icon=":material/block:")
         st.button("Leave and use the Lesson alone", on_click=leave, key="live_leave")
         return None
 
