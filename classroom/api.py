@@ -4,7 +4,7 @@ GET /api/classes/CODE/events streams what students' screens draw (classroom.even
 GET /api/classes/CODE/results.csv answers the lecturer only, whose secret comes in the
 `Authorization: Bearer SECRET` header (never in the URL, which logs and QR codes keep).
 A refused request gets {"error": "..."} with the store error's status (400 malformed code,
-403 not the lecturer, 404 unknown, 410 closed)."""
+403 not the lecturer, 404 unknown, 410 closed, 503 the store cannot be reached just now)."""
 
 from __future__ import annotations
 

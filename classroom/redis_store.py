@@ -193,5 +193,9 @@ class RedisClassStore(store.LecturerSteps):
 
         return self._retrying(attempt, self._key(code), rate_key)
 
+    def ping(self) -> None:
+        with _reachable():
+            self._client.ping()
+
     def close(self) -> None:
         self._client.close()

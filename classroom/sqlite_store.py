@@ -58,8 +58,9 @@ _ADDED_COLUMNS = {
 
 _WAIT_SECONDS = 30.0  # how long a connection waits for another process's lock
 # SQLite's errors that say the file cannot be used just now, not that a request is wrong:
-# another process held its lock past the wait, the disk is full, the folder went away.
-_TRANSIENT = ("locked", "busy", "disk i/o error", "disk is full", "unable to open")
+# another process held its lock past the wait, or the disk is full or failing. (A path
+# that cannot be opened is a setting to fix, not a moment to wait out.)
+_TRANSIENT = ("locked", "busy", "disk i/o error", "disk is full")
 
 
 @contextmanager
@@ -152,7 +153,8 @@ class SQLiteClassStore(store.LecturerSteps):
             try:
                 yield db
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:  # SQLite itself rolls back on a full disk
+                    db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
 
@@ -164,7 +166,8 @@ class SQLiteClassStore(store.LecturerSteps):
             try:
                 yield db
             finally:
-                db.execute("COMMIT")
+                if db.in_transaction:
+                    db.execute("COMMIT")
 
     @staticmethod
     def _record(db: sqlite3.Connection, code: str) -> ClassRecord | None:
@@ -299,6 +302,10 @@ class SQLiteClassStore(store.LecturerSteps):
             (code, device, window),
         ).fetchone()
         return 0 if row is None else row[0]
+
+    def ping(self) -> None:
+        with self._read() as db:
+            db.execute("SELECT 1").fetchone()
 
     def close(self) -> None:
         with self._lock:

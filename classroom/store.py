@@ -258,6 +258,11 @@ class ClassStore(Protocol):
         the public state counts the devices exploring alone."""
         ...
 
+    def ping(self) -> None:
+        """Return once the store answers; StoreUnavailableError while it cannot be reached
+        (a page waiting out an outage asks this, whatever class it shows)."""
+        ...
+
     def close(self) -> None:
         """Release the backend's connections."""
         ...

@@ -127,7 +127,7 @@ def class_panel(view) -> None:
         lesson.reveal_button(step.text.id)
     if lecturer is None:
         with again:
-            live_class.start_button(n, number, list(view.quiz.options))
+            live_class.start_button(n, list(view.quiz.options))
         if closed := live_class.closed_class():
             live_class.results_button(closed)
         return

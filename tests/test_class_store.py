@@ -546,9 +546,11 @@ def test_redis_down_is_a_refusal_that_passes(redis_server):
             lambda: store.vote(opened.code, devices[1], 1, 1, OPTIONS[0]),
             lambda: store.set_step(opened.code, opened.secret, 2, OPTIONS),
             lambda: store.results(opened.code, opened.secret),
+            store.ping,
         )
     finally:
         redis_server.start()
+    store.ping()
     state = store.state(opened.code)
     assert (state.step, state.joined, state.answered) == (1, 3, 1)
     store.close()
@@ -578,6 +580,7 @@ def test_an_sqlite_file_locked_past_the_wait_is_a_refusal_that_passes(tmp_path):
             lambda: store.join(opened.code, "a-late-device-id-00000042"),
         )
         assert store.state(opened.code).answered == 1
+        store.ping()  # reachable: a read
     finally:
         holder.execute("ROLLBACK")
         holder.close()
@@ -585,6 +588,29 @@ def test_an_sqlite_file_locked_past_the_wait_is_a_refusal_that_passes(tmp_path):
     assert (state.step, state.joined, state.answered) == (1, 3, 1)
     store.vote(opened.code, devices[1], 1, 1, OPTIONS[0])
     assert store.state(opened.code).answered == 2
+    store.close()
+
+
+def test_an_sqlite_disk_full_is_a_refusal_that_passes(tmp_path):
+    """The file cannot grow (a full disk: SQLite's page limit stands in for it): joining
+    is refused as "unavailable" (503), not a bare OperationalError (SQLite rolls the
+    transaction back itself, so a second ROLLBACK had replaced the error), nothing
+    half-done stays, and once there is room the same join works."""
+    store = SQLiteClassStore(tmp_path / "classes.sqlite3")
+    opened = store.open_class(3, OPTIONS)
+    with store._connection() as db:  # the pool's one connection, used by every request
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        db.execute(f"PRAGMA max_page_count = {pages}")
+    joined = 0
+    with pytest.raises(StoreUnavailableError) as refused:
+        for joined in range(10_000):  # until the file has no page left for the next
+            store.join(opened.code, f"device-of-student-{joined:08d}")
+    assert refused.value.status == 503
+    assert store.state(opened.code).joined == joined  # the refused join left nothing
+    with store._connection() as db:
+        db.execute(f"PRAGMA max_page_count = {pages * 100}")
+    store.join(opened.code, f"device-of-student-{joined:08d}")
+    assert store.state(opened.code).joined == joined + 1
     store.close()
 
 

@@ -29,7 +29,7 @@ from tests.test_live_class_pages import (
     texts,
     vote,
 )
-from tests.test_live_console import console, tab_keeps
+from tests.test_live_console import CONSOLE_BUTTONS, console, tab_keeps
 from ui.live_class import LECTURER, RETRY_NOTE
 from ui.live_console import PAIRED
 
@@ -122,6 +122,24 @@ def test_the_console_stays_paired_through_a_redis_restart(server):
     assert desk.session_state[PAIRED].code == code
     ok(desk.run())
     ok(desk.button(key="console_next").click().run())
+    assert step_of(server, code) == 2
+
+
+def test_a_reloaded_console_keeps_its_pairing_through_a_redis_restart(server):
+    """A new session on the console's tab while Redis is down cannot check the tab's
+    class: it says so, and the tab keeps the pairing; once the server is back, the
+    session is paired again and drives the class."""
+    lecturer, code = start_class()
+    secret = lecturer.session_state[LECTURER].secret
+    again = open_page(PAGE, console="1")
+    with killed(server):
+        tab_keeps(again, "console", code, secret)
+        assert says_it_waits(again)
+        assert not keys(again) & CONSOLE_BUTTONS
+        assert "lecturer_tab_forget_console" not in again.session_state
+    ok(again.run())
+    assert again.session_state[PAIRED].code == code
+    ok(again.button(key="console_next").click().run())
     assert step_of(server, code) == 2
 
 

@@ -231,6 +231,19 @@ def test_a_reloaded_lecturer_still_gets_the_earlier_steps_share_right(store):
     assert {row.rsplit(",", 1)[1] for row in rows[1:] if row.split(",")[1] == "2"} == {"0.500"}
 
 
+def test_a_class_started_at_a_later_step_opens_there(store):
+    """Start a class on step 3: the class is at step 3 with that step's answers, and the
+    session drives it (the move is this run's sync, after the class was opened)."""
+    at = ok(open_page(PAGE, present="1", step="3"))
+    ok(at.button(key="live_start").click().run())
+    code = at.query_params["class"]
+    state = store.state(code)
+    assert state.step == 3 and at.session_state[LECTURER].code == code
+    quiz_key = f"quiz_{LESSON_STEPS[2].text.id}_"
+    quiz = next(radio for radio in at.radio if str(radio.key).startswith(quiz_key))
+    assert list(state.votes) == list(quiz.options)
+
+
 def test_a_students_page_never_offers_a_lecturer_control(store):
     lecturer, code = start_class()
     secret = lecturer.session_state[LECTURER].secret

@@ -67,24 +67,22 @@ def unreachable(code: str, error: StoreUnavailableError) -> None:
     st.warning(f"Class {code}: {error}" if code else str(error), icon=":material/cloud_off:")
     st.caption(RETRY_NOTE)
     st.session_state[_WAITING_SINCE] = time.monotonic()
-    _retry_until_reachable(code)
+    _retry_until_reachable()
 
 
 @st.fragment(run_every=RETRY_SECONDS)
-def _retry_until_reachable(code: str) -> None:
+def _retry_until_reachable() -> None:
     """Ask the store every RETRY_SECONDS, only while this page waits for it (no push or
     poll reaches a page that is not showing the class), and rerun the page once it answers
-    (also with a refusal for good, e.g. the class ended, which the page then explains).
-    Not in its first run, part of the page's that was just refused: a store that answers
-    a read but refuses the page's write (SQLite's file locked) would rerun it at once."""
+    (the page then shows the class, or says why not, e.g. it ended). Not in its first run,
+    part of the page's that was just refused: a store that answers a read but refuses the
+    page's write (SQLite's file locked) would rerun it at once."""
     if time.monotonic() - st.session_state.get(_WAITING_SINCE, 0.0) < RETRY_SECONDS / 2:
         return
     try:
-        class_store().state(code)
+        class_store().ping()
     except StoreUnavailableError:
         return
-    except ClassStoreError:
-        pass
     st.rerun(scope="app")
 
 
@@ -140,24 +138,23 @@ def qr_png(link: str) -> bytes:
     return out.getvalue()
 
 
-def start_button(steps: int, step: int, options: Sequence[str]) -> None:
-    """The presenter's "Start a class": opens a class at this step with its answers."""
+def start_button(steps: int, options: Sequence[str]) -> None:
+    """The presenter's "Start a class": opens a class with this step's answers."""
     st.button(
         "Start a class",
         on_click=_start,
-        args=(steps, step, tuple(options)),
+        args=(steps, tuple(options)),
         key="live_start",
         help="Students join on their phones with the code or the QR code; their screens "
         "follow your steps and they vote on each question.",
     )
 
 
-def _start(steps: int, step: int, options: tuple[str, ...]) -> None:
-    store = class_store()
+def _start(steps: int, options: tuple[str, ...]) -> None:
+    """Open the class; this run's sync() then moves it to the page's step (a refused move
+    there leaves the class this session's, never opened and held by no one)."""
     try:
-        opened = store.open_class(steps, options)
-        if step != 1:
-            store.set_step(opened.code, opened.secret, step, options)
+        opened = class_store().open_class(steps, options)
     except ClassStoreError as error:
         refused(error)
         return

@@ -104,7 +104,10 @@ def _take_handover() -> None:
             class_store(), (st.session_state.get(_PAIRING) or {}).get("handed")
         )
     except ClassStoreError as error:
-        refused = f"The lecturer's window offered a class this console cannot drive: {error}"
+        if isinstance(error, StoreUnavailableError):  # not a refusal of the class
+            refused = f"{error} This console asks the lecturer's window again every second."
+        else:
+            refused = f"The lecturer's window offered a class this console cannot drive: {error}"
         st.session_state[_REFUSED] = refused
         st.session_state[_TRIES] = st.session_state.get(_TRIES, 0) + 1
         return
