@@ -14,18 +14,16 @@ import os
 import signal
 import time
 import urllib.error
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from attention.teaching.lesson.content import lesson_text
 from classroom import open_store
 from classroom.store import new_device_id
-from harness.browser import wait_until_drawn
 from serving.cluster import Cluster, logged_upstreams
 from serving.launch import free_port
 from serving.nginx import ROUTE_COOKIE
-from tests.test_browser_live_class import phone_screen, public_state, shows, vote
+from tests.test_browser_live_class import phone_screen, public_state, shows, start_class, vote
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 STEPS = len(lesson_text())
@@ -89,11 +87,7 @@ def test_the_lecturer_keeps_the_class_when_its_worker_dies_and_the_app_restarts(
     cluster, setting = cluster
     projector = chromium.new_context(viewport={"width": 1280, "height": 720}).new_page()
     phone = phone_screen(chromium)
-    projector.goto(f"{cluster.url}/lesson?present=1")
-    wait_until_drawn(projector, min_charts=1)
-    projector.get_by_role("button", name="Start a class").click()
-    shows(projector, "Join the class", 30_000)
-    code = parse_qs(urlsplit(projector.url).query)["class"][0]
+    code = start_class(projector, cluster.url)
     projector.wait_for_function("() => document.documentElement.dataset.lecturerTab === 'kept'")
     kept = projector.evaluate(f"() => JSON.parse(sessionStorage.getItem('{KEPT}'))")
     assert kept["code"] == code and len(kept["secret"]) >= 40

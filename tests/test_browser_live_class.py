@@ -15,6 +15,7 @@ import os
 import time
 import urllib.request
 from pathlib import Path
+from unittest import mock
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -105,18 +106,20 @@ def two_workers(request, nginx, tmp_path_factory):
         if request.param == "redis"
         else f"sqlite://{run_dir / 'classes.sqlite3'}"
     )
-    before = os.environ.get("HEADSPACES_CLASS_STORE")
-    os.environ["HEADSPACES_CLASS_STORE"] = setting
-    try:
+    with mock.patch.dict(os.environ, {"HEADSPACES_CLASS_STORE": setting}):
         cluster = Cluster(2, free_port(), run_dir)
         cluster.start()
-    finally:
-        if before is None:
-            del os.environ["HEADSPACES_CLASS_STORE"]
-        else:
-            os.environ["HEADSPACES_CLASS_STORE"] = before
     yield cluster
     cluster.stop()
+
+
+def start_class(projector, app_url: str) -> str:
+    """Open the Lesson in presenter mode on `projector`, press Start a class; the code."""
+    projector.goto(f"{app_url}/lesson?present=1")
+    wait_until_drawn(projector, min_charts=1)
+    projector.get_by_role("button", name="Start a class").click()
+    shows(projector, "Join the class", 30_000)
+    return parse_qs(urlsplit(projector.url).query)["class"][0]
 
 
 def phone_screen(chromium):
@@ -215,11 +218,7 @@ def run_class(app_url: str, projector, laptop, phone, screenshots: bool, typist=
     students = (laptop, phone) if typist is None else (laptop, phone, typist)
     for page in (projector, *students):
         page.add_init_script(COUNT_LISTENERS)
-    projector.goto(f"{app_url}/lesson?present=1")
-    wait_until_drawn(projector, min_charts=1)
-    projector.get_by_role("button", name="Start a class").click()
-    shows(projector, "Join the class", 30_000)
-    code = parse_qs(urlsplit(projector.url).query)["class"][0]
+    code = start_class(projector, app_url)
     shown = projector.get_by_text("Scan the QR code or open").inner_text()
     link = shown.split()[-1]
     assert link == f"{app_url}/lesson?class={code}"

@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 
 from attention.teaching.lesson.content import lesson_text
 from harness.browser import SCREENSHOTS, wait_until_drawn
-from tests.test_browser_live_class import phone_screen, shows
+from tests.test_browser_live_class import phone_screen, shows, start_class
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 STEPS = lesson_text()
@@ -48,11 +48,7 @@ def test_the_console_drives_the_class_from_the_lecturers_browser_only(chromium, 
     stranger = chromium.new_context(viewport={"width": 1280, "height": 800})
     projector, student = lecturer.new_page(), phone_screen(chromium)
     try:
-        projector.goto(f"{app_url}/lesson?present=1")
-        wait_until_drawn(projector, min_charts=1)
-        projector.get_by_role("button", name="Start a class").click()
-        shows(projector, "Join the class", 30_000)
-        code = parse_qs(urlsplit(projector.url).query)["class"][0]
+        code = start_class(projector, app_url)
         student.goto(f"{app_url}/lesson?class={code}")
         shows(student, f"Class {code} · Step 1 of {len(STEPS)}", 60_000)
         student.wait_for_function("() => document.documentElement.dataset.classPush")

@@ -9,17 +9,16 @@ phone. Screenshots of the three screens during the outage are saved to look at."
 
 from __future__ import annotations
 
-import os
 import signal
 import time
 
 import pytest
 
 from attention.teaching.lesson.content import lesson_text
-from harness.browser import SCREENSHOTS, wait_until_drawn
+from harness.browser import SCREENSHOTS
 from serving.cluster import Cluster
 from serving.launch import free_port
-from tests.test_browser_live_class import phone_screen, public_state, shows, vote
+from tests.test_browser_live_class import phone_screen, public_state, shows, start_class, vote
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 STEPS = len(lesson_text())
@@ -28,19 +27,11 @@ BACK_MS = 20_000  # asked again every 2 s; a fresh run on a loaded 2-core machin
 
 
 @pytest.fixture
-def served_on_redis(redis_server, tmp_path):
+def served_on_redis(redis_server, tmp_path, monkeypatch):
     """One worker (`python -m serving`) on the session's redis-server."""
-    before = os.environ.get("HEADSPACES_CLASS_STORE")
-    os.environ["HEADSPACES_CLASS_STORE"] = redis_server.url
-    try:
-        cluster = Cluster(1, free_port(), tmp_path)
-        url = cluster.start()
-    finally:
-        if before is None:
-            del os.environ["HEADSPACES_CLASS_STORE"]
-        else:
-            os.environ["HEADSPACES_CLASS_STORE"] = before
-    yield url
+    monkeypatch.setenv("HEADSPACES_CLASS_STORE", redis_server.url)
+    cluster = Cluster(1, free_port(), tmp_path)
+    yield cluster.start()
     cluster.stop()
 
 
@@ -57,11 +48,7 @@ def test_every_screen_waits_out_a_redis_restart(chromium, served_on_redis, redis
     lecturer = chromium.new_context(viewport={"width": 1280, "height": 720})
     projector, phone = lecturer.new_page(), phone_screen(chromium)
     try:
-        projector.goto(f"{served_on_redis}/lesson?present=1")
-        wait_until_drawn(projector, min_charts=1)
-        projector.get_by_role("button", name="Start a class").click()
-        shows(projector, "Join the class", 30_000)
-        code = projector.url.split("class=")[1].split("&")[0]
+        code = start_class(projector, served_on_redis)
         with lecturer.expect_page() as opened:
             projector.get_by_role("link", name="Open the lecturer's console").click()
         console = opened.value

@@ -14,6 +14,7 @@ import os
 import time
 import urllib.error
 import urllib.request
+from unittest import mock
 
 import pytest
 
@@ -29,15 +30,8 @@ pytestmark = pytest.mark.slow
 def served(tmp_path_factory):
     """(base URL, the SQLite store the server uses) for a server of our own."""
     path = tmp_path_factory.mktemp("class") / "classes.sqlite3"
-    before = os.environ.get("HEADSPACES_CLASS_STORE")
-    os.environ["HEADSPACES_CLASS_STORE"] = f"sqlite://{path}"
-    try:
+    with mock.patch.dict(os.environ, {"HEADSPACES_CLASS_STORE": f"sqlite://{path}"}):
         proc = start_app(free_port())
-    finally:
-        if before is None:
-            del os.environ["HEADSPACES_CLASS_STORE"]
-        else:
-            os.environ["HEADSPACES_CLASS_STORE"] = before
     port = proc.args[proc.args.index("--server.port") + 1]
     store = SQLiteClassStore(path)
     yield f"http://127.0.0.1:{port}", store
