@@ -33,14 +33,24 @@ for notice in notices:
     st.info(notice)
 
 with st.sidebar:
-    st.radio("Heads", [1, 2], key="pg_heads", horizontal=True)
+    # Each sidebar widget's default is the session's value: on a phone (the sidebar
+    # collapsed), a loaded browser sometimes sent a widget's default back as its value at
+    # the next rerun (the temperature dropped to its minimum under a touch drag).
+    head_counts = list(url_params.whole_range("pg_heads"))
+    st.radio(
+        "Heads",
+        head_counts,
+        head_counts.index(st.session_state["pg_heads"]),
+        key="pg_heads",
+        horizontal=True,
+    )
     st.slider(
         "Temperature T",
-        **{k: v for k, v in url_params.bounds("pg_temp").items() if k != "value"},
+        **{**url_params.bounds("pg_temp"), "value": st.session_state["pg_temp"]},
         key="pg_temp",
         help="Scores are divided by T: below 1 sharpens the weights, above 1 flattens them.",
     )
-    st.toggle("Drag the keys too", key="pg_keys")
+    st.toggle("Drag the keys too", st.session_state["pg_keys"], key="pg_keys")
     st.button("Back to the model's positions", on_click=reset_positions)
     st.caption("The address bar holds this whole view: copy it to share or bookmark.")
 
