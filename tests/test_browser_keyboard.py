@@ -10,6 +10,7 @@ focus indicator) differ from the same pixels unfocused by a contrast of 3:1 or m
 from __future__ import annotations
 
 import io
+import time
 
 import numpy as np
 import pytest
@@ -23,6 +24,7 @@ pytestmark = pytest.mark.browser
 MAX_STOPS = 80  # Tab presses allowed to reach a target: the page has ~45 stops above it
 FOCUS_CONTRAST = 3.0
 MARGIN_PX = 8  # a focus ring may sit a few pixels outside its element
+RING_SECONDS = 1.0  # how long a focus ring may take to show
 # The focused element: what it is, its box, and its widget's box (a slider's or a
 # switch's focus ring is drawn on the widget's thumb or track, not on the hidden input);
 # and the scroll offsets, so that a stop that scrolled the page is not compared.
@@ -81,9 +83,12 @@ class Walk:
         focused = self.page.evaluate(FOCUSED)
         if focused["tag"] in ("BODY", "MAIN") or (scrolls and scrolls != focused["scrolls"]):
             return focused  # no element, or the page scrolled: nothing to compare
-        after = _luminance(self.page.screenshot())
         box = focused["widget"] if focused["tag"] == "INPUT" else focused["box"]
-        ring = _ring_pixels(before, after, box)
+        deadline = time.monotonic() + RING_SECONDS  # a loaded machine fades it in later
+        while True:
+            ring = _ring_pixels(before, _luminance(self.page.screenshot()), box)
+            if ring >= _perimeter(focused["box"]) or time.monotonic() > deadline:
+                break
         self.measured += 1
         if ring < _perimeter(focused["box"]):
             self.unseen.append((focused["label"], ring, _perimeter(focused["box"])))
