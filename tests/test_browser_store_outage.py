@@ -13,6 +13,7 @@ import signal
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from attention.teaching.lesson.content import lesson_text
 from harness.browser import SCREENSHOTS
@@ -33,6 +34,18 @@ def served_on_redis(redis_server, tmp_path, monkeypatch):
     cluster = Cluster(1, free_port(), tmp_path)
     yield cluster.start()
     cluster.stop()
+
+
+def says(page, name: str, text: str, timeout_ms: int = BACK_MS) -> None:
+    """Wait until the page shows `text`; when it does not, fail with what it shows instead
+    (and a screenshot of it), so a failure says which state the screen was left in."""
+    try:
+        shows(page, text, timeout_ms)
+    except PlaywrightTimeoutError:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"store_outage_{name}_not_shown.png"))
+        shown = page.evaluate("document.body.innerText")[:800]
+        raise AssertionError(f"the {name} did not show {text!r}; it shows: {shown}") from None
 
 
 def gone(page, text: str, timeout_ms: int = BACK_MS) -> float:
@@ -61,10 +74,10 @@ def test_every_screen_waits_out_a_redis_restart(chromium, served_on_redis, redis
 
         redis_server.stop(signal.SIGKILL)
         try:
-            shows(projector, UNREACHABLE)  # its counts panel's poll got a 503
-            shows(console, UNREACHABLE)
+            says(projector, "projector", UNREACHABLE)  # its counts panel's poll got a 503
+            says(console, "console", UNREACHABLE)
             phone.reload()  # a phone whose socket dropped: its new session asks the store
-            shows(phone, UNREACHABLE, 60_000)
+            says(phone, "phone", UNREACHABLE, 60_000)
             for screen in (projector, console, phone):
                 shows(screen, "asks again every 2 s")
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
