@@ -151,8 +151,8 @@ def start_button(steps: int, options: Sequence[str]) -> None:
 
 
 def _start(steps: int, options: tuple[str, ...]) -> None:
-    """Open the class; this run's sync() then moves it to the page's step (a refused move
-    there leaves the class this session's, never opened and held by no one)."""
+    """Open the class; this run's sync() then moves it to the page's step. If that move is
+    refused, the class is still this session's: never an open class that no one drives."""
     try:
         opened = class_store().open_class(steps, options)
     except ClassStoreError as error:
