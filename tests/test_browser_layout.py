@@ -148,6 +148,15 @@ TEXT_SIZES = """(selector) => Array.from(document.querySelectorAll('.js-plotly-p
         return [parseFloat(getComputedStyle(el).fontSize) * Math.hypot(m.a, m.b),
                 el.textContent.slice(0, 30)];
     })"""
+# The mode bar buttons each chart shows, boxed as BOXES boxes texts: a touch screen has
+# no hover, so Plotly shows them without one.
+SHOWN_BUTTONS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(plot =>
+    Array.from(plot.querySelectorAll('.modebar-btn'))
+        .filter(el => parseFloat(getComputedStyle(el.closest('.modebar')).opacity) > 0)
+        .map(el => {
+            const r = el.getBoundingClientRect();
+            return [r.left, r.top, r.right, r.bottom, el.getAttribute('data-title'), 'button'];
+        }))"""
 # How far the page scrolls sideways: the document, and Streamlit's scrolling main area.
 SIDEWAYS = """() => {
     const main = document.querySelector('[data-testid="stMain"]');
@@ -180,14 +189,17 @@ PLOT_AREAS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).m
 
 @pytest.mark.parametrize("view", PHONE_VIEWS)
 def test_every_page_reads_on_a_phone(app_url, chromium, view):
-    """At 390×844 no page scrolls sideways, no two texts of a chart overlap (panel titles
-    included) or run past its right edge, no chart text is smaller than LEGIBLE_PX, and
+    """At 390×844 on a touch screen no page scrolls sideways, no two texts of a chart
+    overlap (panel titles included), no mode bar button lies over one, none runs past
+    the chart's right edge, no chart text is smaller than LEGIBLE_PX, and
     the grids' panels are at least MIN_PANEL_PX wide, and every plot area at least
     MIN_PLOT_AREA_PX.
     The page learns the width after its first run (ui.media.narrow_screen) and lays the
     grids out again, one panel per row (side-by-side panels stacked): wait for that
     second layout."""
-    context = chromium.new_context(viewport=dict(zip(("width", "height"), PHONE, strict=True)))
+    context = chromium.new_context(
+        viewport=dict(zip(("width", "height"), PHONE, strict=True)), has_touch=True, is_mobile=True
+    )
     page = context.new_page()
     page.goto(f"{app_url}/{view}")
     wait_until_drawn(page, min_charts=PHONE_VIEWS[view])
@@ -197,8 +209,9 @@ def test_every_page_reads_on_a_phone(app_url, chromium, view):
     assert page.evaluate(SIDEWAYS) <= 1
     charts = page.evaluate(BOXES, TEXTS)
     assert len(charts) == PHONE_VIEWS[view]
-    for boxes, right in zip(charts, page.evaluate(RIGHT_EDGES), strict=True):
-        assert not _overlaps(boxes), _overlaps(boxes)[:3]
+    edges, buttons = page.evaluate(RIGHT_EDGES), page.evaluate(SHOWN_BUTTONS)
+    for boxes, right, shown in zip(charts, edges, buttons, strict=True):
+        assert not _overlaps(boxes + shown), _overlaps(boxes + shown)[:3]
         assert all(box[2] <= right for box in boxes), [b[4] for b in boxes if b[2] > right]
     sizes = page.evaluate(TEXT_SIZES, "text")
     small = [s for s in sizes if s[0] < LEGIBLE_PX - 0.05]
