@@ -66,6 +66,12 @@ def step_of(server, code: str) -> int:
         return store.state(code).step
 
 
+def live_count(server, code: str) -> int:
+    """How many of the class's students explore alone, as the projector counts them."""
+    with contextlib.closing(RedisClassStore.from_url(server.url)) as store:
+        return store.state(code).detached
+
+
 def test_a_student_waits_out_a_redis_restart(server):
     """A student's next run says the class cannot be reached and that the screen asks
     again (no traceback, no lecturer control); once the server is back, the next run
@@ -78,6 +84,31 @@ def test_a_student_waits_out_a_redis_restart(server):
         assert says_it_waits(student)
     assert not keys(student) & LECTURER_CONTROLS
     assert f"Class {code} · Step 1 of {STEPS} · vote open" in texts(ok(student.run()))
+
+
+def test_exploring_alone_during_a_redis_restart_is_counted_once_the_server_is_back(server):
+    """ "Explore alone" and "Follow the lecturer" tapped on a page drawn before the store
+    went away: the page says it cannot be reached, and its first run that reaches the
+    store again tells the class, so the projector counts who explores alone right again.
+    A student who leaves the class meanwhile tells it nothing."""
+    _, code = start_class()
+    student = join(code, DEVICES[0])
+    with killed(server):
+        ok(student.button(key="live_explore").click().run())
+        assert says_it_waits(student)
+    ok(student.run())
+    assert live_count(server, code) == 1
+    with killed(server):
+        ok(student.button(key="live_follow").click().run())
+        assert says_it_waits(student)
+    ok(student.run())
+    assert live_count(server, code) == 0
+    assert f"Class {code} · Step 1 of {STEPS} · vote open" in texts(student)
+    with killed(server):
+        ok(student.button(key="live_explore").click().run())
+        ok(student.button(key="live_leave").click().run())
+    ok(student.run())
+    assert live_count(server, code) == 0
 
 
 def test_a_lecturer_keeps_the_class_through_a_redis_restart(server):

@@ -36,6 +36,7 @@ _RECEIPTS = "live_receipts"  # session: (code, step, round) → the acknowledged
 _ERROR = "live_vote_error"
 _TYPED_ERROR = "live_typed_code_error"
 _PUSHED = "live_pushed"  # session: the screen the last push announced, until drawn
+_UNTOLD = "live_untold"  # session: exploring alone or not, as the class has not heard yet
 _PUSH_KEY = "live_push"
 # A Next reruns every student's screen at once: the first rerun in this process reads the
 # class, the others, pushed the same screen within REUSE_SECONDS, draw that read.
@@ -99,7 +100,7 @@ def leave() -> None:
     """Drop the class from the URL and the session: the Lesson alone."""
     if CLASS_PARAM in st.query_params:
         del st.query_params[CLASS_PARAM]
-    for key in (_JOINED, DETACHED):
+    for key in (_JOINED, DETACHED, _UNTOLD):
         st.session_state.pop(key, None)
 
 
@@ -126,10 +127,25 @@ def _explore(code: str) -> None:
 
 
 def _tell_the_class(code: str, detached: bool) -> None:
-    """Let the projector count who explores alone. Only a count: when the store refuses
-    (the class ended), the next run says so anyway."""
-    with contextlib.suppress(ClassStoreError):
+    """Let the projector count who explores alone."""
+    st.session_state[_UNTOLD] = detached
+    _tell_untold(code)
+
+
+def _tell_untold(code: str) -> None:
+    """Tell the class whether this student explores alone, if it has not heard it yet:
+    while the store cannot be reached it stays untold, for a later run. Only a count: when
+    the store refuses (the class ended), the next run says so anyway."""
+    detached = st.session_state.get(_UNTOLD)
+    if detached is None:
+        return
+    try:
         class_store().set_detached(code, st.session_state.get(DEVICE, ""), detached)
+    except StoreUnavailableError:
+        return
+    except ClassStoreError:
+        pass
+    del st.session_state[_UNTOLD]
 
 
 def explore_button(code: str) -> None:
@@ -322,6 +338,7 @@ def follow_the_class(code: str, scenario: Scenario, steps: list[LessonStep]) -> 
     state = joined_state(code)
     if state is None:
         st.stop()
+    _tell_untold(code)
     warm_screens(scenario, steps)
     if detached():
         follow_button(state)
