@@ -149,14 +149,16 @@ TEXT_SIZES = """(selector) => Array.from(document.querySelectorAll('.js-plotly-p
                 el.textContent.slice(0, 30)];
     })"""
 # The mode bar buttons each chart shows, boxed as BOXES boxes texts: a touch screen has
-# no hover, so Plotly shows them without one.
+# no hover, so Plotly shows them without one (ui/page_style.py hides them there).
 SHOWN_BUTTONS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(plot =>
     Array.from(plot.querySelectorAll('.modebar-btn'))
         .filter(el => parseFloat(getComputedStyle(el.closest('.modebar')).opacity) > 0)
         .map(el => {
             const r = el.getBoundingClientRect();
             return [r.left, r.top, r.right, r.bottom, el.getAttribute('data-title'), 'button'];
-        }))"""
+        })
+        .filter(b => b[2] > b[0]))"""
+TABLET = (768, 1024)  # an iPad held upright
 # How far the page scrolls sideways: the document, and Streamlit's scrolling main area.
 SIDEWAYS = """() => {
     const main = document.querySelector('[data-testid="stMain"]');
@@ -220,6 +222,30 @@ def test_every_page_reads_on_a_phone(app_url, chromium, view):
         assert page.evaluate(PLOT_WIDTH, key) >= MIN_PANEL_PX, key
     narrow = [(key, round(px)) for key, px in page.evaluate(PLOT_AREAS) if px < MIN_PLOT_AREA_PX]
     assert not narrow, narrow
+    context.close()
+
+
+def test_no_chart_button_lies_over_a_chart_text_on_a_touch_tablet(app_url, chromium):
+    """At 768×1024 on a touch screen, where Plotly would keep its mode bar shown, no
+    shown button of it lies over a text of its chart, on any page."""
+    context = chromium.new_context(
+        viewport=dict(zip(("width", "height"), TABLET, strict=True)), has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    for view, count in PHONE_VIEWS.items():
+        if not count:
+            continue
+        page.goto(f"{app_url}/{view}")
+        wait_until_drawn(page, min_charts=count)
+        charts = zip(page.evaluate(BOXES, TEXTS), page.evaluate(SHOWN_BUTTONS), strict=True)
+        covered = [
+            (text[4], button[4])
+            for texts, buttons in charts
+            for text in texts
+            for button in buttons
+            if _overlaps([text, button])
+        ]
+        assert not covered, (view, covered[:3])
     context.close()
 
 

@@ -1,5 +1,5 @@
 """Showing Plotly figures the same way on every page: full width, a toolbar whose PNG
-button exports at slide quality (none on a phone), and the page's shared font; under a
+button exports at slide quality (none on a touch screen), and the page's shared font; under a
 chart, its text alternative (a computed summary a screen reader reads) and a "Show as
 table" switch."""
 
@@ -26,10 +26,6 @@ CHART_CONFIG = {
     "toImageButtonOptions": {"format": "png", "scale": 2},
     "modeBarButtonsToRemove": ["lasso2d"],
 }
-# A touch screen has no hover, so Plotly keeps the mode bar shown, and on a phone its
-# row of buttons (224 px of a 356-px chart) lies over the chart's title. Phones go
-# without it; Streamlit's full-screen button stays.
-PHONE_CHART_CONFIG = {**CHART_CONFIG, "displayModeBar": False}
 
 
 # Set once a session has been sent a chart: its browser has loaded Plotly's code.
@@ -72,12 +68,10 @@ def show_chart(
     if summary is not None or table is not None:
         target = target.container()  # one block: a placeholder holds the chart and its text
     st.session_state[_CHART_SENT] = True
-    phone = narrow_screen()
-    if phone and not laid_out:
+    if narrow_screen() and not laid_out:
         fig = for_phone(fig)
-    config = PHONE_CHART_CONFIG if phone else CHART_CONFIG
     event = target.plotly_chart(
-        fig, key=key, width="stretch", config=config, theme=None, alt=name, **kwargs
+        fig, key=key, width="stretch", config=CHART_CONFIG, theme=None, alt=name, **kwargs
     )
     if summary is not None:
         target.caption(summary)

@@ -1,5 +1,6 @@
-"""CSS the app adds to every page: a focus ring a keyboard user can see, and display
-formulas that wrap on a narrow screen instead of scrolling sideways. Streamlit makes a
+"""CSS the app adds to every page: a focus ring a keyboard user can see, display
+formulas that wrap on a narrow screen instead of scrolling sideways, and no chart
+toolbar on a touch screen. Streamlit makes a
 too-wide formula a scroll box that a keyboard cannot reach (axe:
 scrollable-region-focusable), and KaTeX's glyphs overhang their box by a pixel or two,
 which already counts as scrolling at full width."""
@@ -15,6 +16,10 @@ from ui.media import REPORTERS
 # theme's primary colour #0072B2 instead (5.2:1 on white, 4.8:1 on the sidebar). Switches,
 # radio buttons and sliders focus a hidden input: their widget wears the ring.
 # tests/test_browser_keyboard.py measures it on every stop of a keyboard walk.
+# A touch screen has no hover, so Plotly keeps its mode bar shown there, and its row of
+# buttons (224 px wide) lay over the titles of most charts on a phone or a tablet
+# (tests/test_browser_layout.py): touch screens go without it; Streamlit's full-screen
+# button stays.
 PAGE_CSS = """<style>
 :focus-visible {outline: 2px solid #0072B2 !important; outline-offset: 2px;}
 [data-testid="stCheckbox"]:has(input:focus-visible),
@@ -23,6 +28,7 @@ PAGE_CSS = """<style>
 {outline: 2px solid #0072B2; outline-offset: 2px; border-radius: 4px;}
 .katex-display > .katex {white-space: normal;}
 .katex-display {padding-right: 2px;}
+@media (hover: none) {.js-plotly-plot .modebar-container {display: none;}}
 </style>"""
 # The media reporters (ui/media.py) draw nothing, yet each element would take a row gap
 # at the top of every page (34 px, which shrank the playground's plot): out of the flow.
