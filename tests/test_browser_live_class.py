@@ -145,6 +145,20 @@ def test_a_lecturer_and_two_students(screens, app_url):
     run_class(app_url, *screens, screenshots=True)
 
 
+def test_a_join_link_cut_to_the_root_still_joins_on_a_phone(chromium, app_url):
+    """/?class=CODE, the join link without its page, opens the Lesson's class screen."""
+    lecturer = chromium.new_context(viewport={"width": 1280, "height": 720})
+    phone = phone_screen(chromium)
+    try:
+        code = start_class(lecturer.new_page(), app_url)
+        phone.goto(f"{app_url}/?class={code}")
+        shows(phone, f"Class {code} · Step 1 of {STEPS}")
+        assert urlsplit(phone.url).path == "/lesson"
+    finally:
+        lecturer.close()
+        phone.context.close()
+
+
 def worker_of(page, cluster: Cluster) -> str:
     """The worker nginx sends this browser to (its route cookie, looked up in the log)."""
     page.goto(f"{cluster.url}/_stcore/health")

@@ -308,6 +308,19 @@ def test_a_closed_class_says_so(store):
     assert any("This class has ended" in text for text in texts(at))
 
 
+@pytest.mark.parametrize("page", [None, "pages/head_spaces.py"])
+def test_a_class_code_on_another_page_opens_the_lesson(store, page):
+    """A join link cut down to the site's root, or a class code on another page's address,
+    opens the Lesson's class screen with the same address (its sentence too)."""
+    _, code = start_class()
+    at = ok(open_page(page, **{"class": code, "heads": "2"}))
+    at.session_state[DEVICE] = DEVICES[0]
+    ok(at.run())
+    assert f"Class {code} · Step 1 of {STEPS}" in " ".join(texts(at))
+    assert at.query_params["class"] == code and at.query_params["heads"] == "2"
+    assert store.state(code).joined == 1
+
+
 def test_typing_the_code_joins(store):
     _, code = start_class()
     at = ok(open_page(PAGE))

@@ -17,6 +17,7 @@ import streamlit as st
 
 _ENTERED = "_ran_through_app_py"
 _PAGES = "_app_pages"  # session: this session's st.Page objects
+CLASS_PAGE = "lesson"  # the page that reads a class code (?class=CODE: ui/live_class.py)
 PAGES = (
     ("pages/home.py", "Start here", ":material/school:"),
     ("pages/lesson.py", "Lesson", ":material/co_present:"),
@@ -46,6 +47,16 @@ def app_pages() -> list[st.Page]:
             for index, (path, title, icon) in enumerate(PAGES)
         ]
     return pages
+
+
+def to_the_class(page: st.Page, class_param: str) -> None:
+    """Any other page opened with a class code in its address goes to the Lesson with the
+    same address: a join link cut down to the site's root still joins the class (a phone
+    reloaded once under load came back on the start page with the code, the Lesson's
+    path lost)."""
+    if page.url_path != CLASS_PAGE and class_param in st.query_params:
+        lesson = next(p for p in app_pages() if p.url_path == CLASS_PAGE)
+        st.switch_page(lesson, query_params=st.query_params.to_dict())
 
 
 def mark_entry() -> None:
