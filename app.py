@@ -5,7 +5,6 @@ Every page draws the shared sidebar itself (ui.sidebar.scenario_sidebar)."""
 import streamlit as st
 
 from attention.core.process_tuning import tune_process
-from ui.live_class import CLASS_PARAM
 from ui.media import report_media
 from ui.navigation import app_pages, mark_entry, to_the_class
 from ui.page_style import page_style
@@ -21,6 +20,6 @@ _tune_process()
 page_style()
 report_media()
 page = st.navigation(app_pages())
-to_the_class(page, CLASS_PARAM)
+to_the_class(page)
 mark_entry()
 page.run()

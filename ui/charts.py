@@ -1,7 +1,7 @@
 """Showing Plotly figures the same way on every page: full width, a toolbar whose PNG
-button exports at slide quality (none on a touch screen), and the page's shared font; under a
-chart, its text alternative (a computed summary a screen reader reads) and a "Show as
-table" switch."""
+button exports at slide quality (none on a touch screen), and the page's shared font;
+under a chart, its text alternative (a computed summary a screen reader reads) and a
+"Show as table" switch."""
 
 from __future__ import annotations
 

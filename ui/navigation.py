@@ -15,9 +15,11 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.live_class import CLASS_PARAM
+
 _ENTERED = "_ran_through_app_py"
 _PAGES = "_app_pages"  # session: this session's st.Page objects
-CLASS_PAGE = "lesson"  # the page that reads a class code (?class=CODE: ui/live_class.py)
+CLASS_PAGE = "lesson"  # the page that reads a class code (?class=CODE)
 PAGES = (
     ("pages/home.py", "Start here", ":material/school:"),
     ("pages/lesson.py", "Lesson", ":material/co_present:"),
@@ -49,12 +51,12 @@ def app_pages() -> list[st.Page]:
     return pages
 
 
-def to_the_class(page: st.Page, class_param: str) -> None:
+def to_the_class(page: st.Page) -> None:
     """Any other page opened with a class code in its address goes to the Lesson with the
     same address: a join link cut down to the site's root still joins the class (a phone
     reloaded once under load came back on the start page with the code, the Lesson's
     path lost)."""
-    if page.url_path != CLASS_PAGE and class_param in st.query_params:
+    if page.url_path != CLASS_PAGE and CLASS_PARAM in st.query_params:
         lesson = next(p for p in app_pages() if p.url_path == CLASS_PAGE)
         st.switch_page(lesson, query_params=st.query_params.to_dict())
 

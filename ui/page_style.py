@@ -1,9 +1,8 @@
-"""CSS the app adds to every page: a focus ring a keyboard user can see, display
-formulas that wrap on a narrow screen instead of scrolling sideways, and no chart
-toolbar on a touch screen. Streamlit makes a
-too-wide formula a scroll box that a keyboard cannot reach (axe:
-scrollable-region-focusable), and KaTeX's glyphs overhang their box by a pixel or two,
-which already counts as scrolling at full width."""
+"""CSS the app adds to every page: a focus ring a keyboard user can see, display formulas
+that wrap on a narrow screen instead of scrolling sideways, and no chart toolbar on a
+touch screen. Streamlit makes a too-wide formula a scroll box that a keyboard cannot
+reach (axe: scrollable-region-focusable), and KaTeX's glyphs overhang their box by a
+pixel or two, which already counts as scrolling at full width."""
 
 import streamlit as st
 
