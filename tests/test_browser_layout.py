@@ -189,6 +189,12 @@ PLOT_AREAS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).m
 })"""
 
 
+def touch_screen(chromium, size: tuple[int, int]):
+    """A browser context with a touch screen (no hover) of `size` (width, height)."""
+    viewport = dict(zip(("width", "height"), size, strict=True))
+    return chromium.new_context(viewport=viewport, has_touch=True, is_mobile=True)
+
+
 @pytest.mark.parametrize("view", PHONE_VIEWS)
 def test_every_page_reads_on_a_phone(app_url, chromium, view):
     """At 390×844 on a touch screen no page scrolls sideways, no two texts of a chart
@@ -199,9 +205,7 @@ def test_every_page_reads_on_a_phone(app_url, chromium, view):
     The page learns the width after its first run (ui.media.narrow_screen) and lays the
     grids out again, one panel per row (side-by-side panels stacked): wait for that
     second layout."""
-    context = chromium.new_context(
-        viewport=dict(zip(("width", "height"), PHONE, strict=True)), has_touch=True, is_mobile=True
-    )
+    context = touch_screen(chromium, PHONE)
     page = context.new_page()
     page.goto(f"{app_url}/{view}")
     wait_until_drawn(page, min_charts=PHONE_VIEWS[view])
@@ -228,9 +232,7 @@ def test_every_page_reads_on_a_phone(app_url, chromium, view):
 def test_no_chart_button_lies_over_a_chart_text_on_a_touch_tablet(app_url, chromium):
     """At 768×1024 on a touch screen, where Plotly would keep its mode bar shown, no
     shown button of it lies over a text of its chart, on any page."""
-    context = chromium.new_context(
-        viewport=dict(zip(("width", "height"), TABLET, strict=True)), has_touch=True, is_mobile=True
-    )
+    context = touch_screen(chromium, TABLET)
     page = context.new_page()
     for view, count in PHONE_VIEWS.items():
         if not count:

@@ -13,7 +13,7 @@ import redis
 
 from classroom.redis_store import RedisClassStore
 from classroom.sqlite_store import SQLiteClassStore
-from classroom.store import StoreUnavailableError
+from classroom.store import PublicState, StoreUnavailableError
 from tests import test_live_class_pages as live
 from tests.apptest import chart_keys, open_page
 from tests.test_live_class_pages import (
@@ -61,15 +61,10 @@ def says_it_waits(at) -> bool:
     return any(UNREACHABLE in text for text in shown) and RETRY_NOTE in shown
 
 
-def step_of(server, code: str) -> int:
+def state_of(server, code: str) -> PublicState:
+    """The class's public state, read from the server with a client of the test's own."""
     with contextlib.closing(RedisClassStore.from_url(server.url)) as store:
-        return store.state(code).step
-
-
-def live_count(server, code: str) -> int:
-    """How many of the class's students explore alone, as the projector counts them."""
-    with contextlib.closing(RedisClassStore.from_url(server.url)) as store:
-        return store.state(code).detached
+        return store.state(code)
 
 
 def test_a_student_waits_out_a_redis_restart(server):
@@ -97,18 +92,18 @@ def test_exploring_alone_during_a_redis_restart_is_counted_once_the_server_is_ba
         ok(student.button(key="live_explore").click().run())
         assert says_it_waits(student)
     ok(student.run())
-    assert live_count(server, code) == 1
+    assert state_of(server, code).detached == 1
     with killed(server):
         ok(student.button(key="live_follow").click().run())
         assert says_it_waits(student)
     ok(student.run())
-    assert live_count(server, code) == 0
+    assert state_of(server, code).detached == 0
     assert f"Class {code} · Step 1 of {STEPS} · vote open" in texts(student)
     with killed(server):
         ok(student.button(key="live_explore").click().run())
         ok(student.button(key="live_leave").click().run())
     ok(student.run())
-    assert live_count(server, code) == 0
+    assert state_of(server, code).detached == 0
 
 
 def test_a_lecturer_keeps_the_class_through_a_redis_restart(server):
@@ -120,7 +115,7 @@ def test_a_lecturer_keeps_the_class_through_a_redis_restart(server):
         assert says_it_waits(press(lecturer, "Next ▶"))
     assert lecturer.session_state[LECTURER].code == code
     ok(lecturer.run())
-    assert step_of(server, code) == 2
+    assert state_of(server, code).step == 2
 
 
 def test_a_reloaded_lecturer_tab_keeps_its_class_through_a_redis_restart(server):
@@ -138,7 +133,7 @@ def test_a_reloaded_lecturer_tab_keeps_its_class_through_a_redis_restart(server)
     ok(again.run())
     assert again.session_state[LECTURER].code == code
     ok(press(again, "Next ▶"))
-    assert step_of(server, code) == 2
+    assert state_of(server, code).step == 2
 
 
 def test_the_console_stays_paired_through_a_redis_restart(server):
@@ -153,7 +148,7 @@ def test_the_console_stays_paired_through_a_redis_restart(server):
     assert desk.session_state[PAIRED].code == code
     ok(desk.run())
     ok(desk.button(key="console_next").click().run())
-    assert step_of(server, code) == 2
+    assert state_of(server, code).step == 2
 
 
 def test_a_reloaded_console_keeps_its_pairing_through_a_redis_restart(server):
@@ -171,7 +166,7 @@ def test_a_reloaded_console_keeps_its_pairing_through_a_redis_restart(server):
     ok(again.run())
     assert again.session_state[PAIRED].code == code
     ok(again.button(key="console_next").click().run())
-    assert step_of(server, code) == 2
+    assert state_of(server, code).step == 2
 
 
 def test_the_projector_in_round_two_says_when_the_first_rounds_counts_cannot_be_read(
