@@ -158,6 +158,26 @@ SHOWN_BUTTONS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')
             return [r.left, r.top, r.right, r.bottom, el.getAttribute('data-title'), 'button'];
         })
         .filter(b => b[2] > b[0]))"""
+# Streamlit's own element toolbar (a table's view, download, search and full-screen
+# buttons) shows without hover on a touch screen, above its element: the texts of other
+# elements it lies over, as [toolbar's element, covered text].
+TOOLBAR_COVERS = """() => {
+    const shown = Array.from(document.querySelectorAll('[data-testid="stElementToolbar"]'))
+        .filter(bar => parseFloat(getComputedStyle(bar).opacity) > 0
+                       && bar.getBoundingClientRect().height > 0);
+    const elements = Array.from(document.querySelectorAll('[data-testid="stElementContainer"]'));
+    return shown.flatMap(bar => {
+        const b = bar.getBoundingClientRect();
+        const owner = elements.find(el => el.contains(bar));
+        return elements
+            .filter(el => !el.contains(bar) && el.textContent.trim())
+            .filter(el => {
+                const r = el.getBoundingClientRect();
+                return r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+            })
+            .map(el => [owner.textContent.slice(0, 30), el.textContent.slice(0, 40)]);
+    });
+}"""
 TABLET = (768, 1024)  # an iPad held upright
 # How far the page scrolls sideways: the document, and Streamlit's scrolling main area.
 SIDEWAYS = """() => {
@@ -199,9 +219,9 @@ def touch_screen(chromium, size: tuple[int, int]):
 def test_every_page_reads_on_a_phone(app_url, chromium, view):
     """At 390×844 on a touch screen no page scrolls sideways, no two texts of a chart
     overlap (panel titles included), no mode bar button lies over one, none runs past
-    the chart's right edge, no chart text is smaller than LEGIBLE_PX, and
-    the grids' panels are at least MIN_PANEL_PX wide, and every plot area at least
-    MIN_PLOT_AREA_PX.
+    the chart's right edge, no table's toolbar lies over another element, no chart text
+    is smaller than LEGIBLE_PX, the grids' panels are at least MIN_PANEL_PX wide, and
+    every plot area at least MIN_PLOT_AREA_PX.
     The page learns the width after its first run (ui.media.narrow_screen) and lays the
     grids out again, one panel per row (side-by-side panels stacked): wait for that
     second layout."""
@@ -219,6 +239,7 @@ def test_every_page_reads_on_a_phone(app_url, chromium, view):
     for boxes, right, shown in zip(charts, edges, buttons, strict=True):
         assert not _overlaps(boxes + shown), _overlaps(boxes + shown)[:3]
         assert all(box[2] <= right for box in boxes), [b[4] for b in boxes if b[2] > right]
+    assert not page.evaluate(TOOLBAR_COVERS), page.evaluate(TOOLBAR_COVERS)[:3]
     sizes = page.evaluate(TEXT_SIZES, "text")
     small = [s for s in sizes if s[0] < LEGIBLE_PX - 0.05]
     assert not small, small[:5]
@@ -229,9 +250,10 @@ def test_every_page_reads_on_a_phone(app_url, chromium, view):
     context.close()
 
 
-def test_no_chart_button_lies_over_a_chart_text_on_a_touch_tablet(app_url, chromium):
+def test_no_button_lies_over_a_text_on_a_touch_tablet(app_url, chromium):
     """At 768×1024 on a touch screen, where Plotly would keep its mode bar shown, no
-    shown button of it lies over a text of its chart, on any page."""
+    shown button of it lies over a text of its chart, and no table's toolbar over
+    another element, on any page."""
     context = touch_screen(chromium, TABLET)
     page = context.new_page()
     for view, count in PHONE_VIEWS.items():
@@ -248,6 +270,7 @@ def test_no_chart_button_lies_over_a_chart_text_on_a_touch_tablet(app_url, chrom
             if _overlaps([text, button])
         ]
         assert not covered, (view, covered[:3])
+        assert not page.evaluate(TOOLBAR_COVERS), (view, page.evaluate(TOOLBAR_COVERS)[:3])
     context.close()
 
 

@@ -1,8 +1,9 @@
 """CSS the app adds to every page: a focus ring a keyboard user can see, display formulas
-that wrap on a narrow screen instead of scrolling sideways, and no chart toolbar on a
-touch screen. Streamlit makes a too-wide formula a scroll box that a keyboard cannot
-reach (axe: scrollable-region-focusable), and KaTeX's glyphs overhang their box by a
-pixel or two, which already counts as scrolling at full width."""
+that wrap on a narrow screen instead of scrolling sideways, and on a touch screen no
+chart toolbar and room above a table for its own. Streamlit makes a too-wide formula a
+scroll box that a keyboard cannot reach (axe: scrollable-region-focusable), and KaTeX's
+glyphs overhang their box by a pixel or two, which already counts as scrolling at full
+width."""
 
 import streamlit as st
 
@@ -18,7 +19,9 @@ from ui.media import REPORTERS
 # A touch screen has no hover, so Plotly keeps its mode bar shown there, and its row of
 # buttons (224 px wide) lay over the titles of most charts on a phone or a tablet
 # (tests/test_browser_layout.py): touch screens go without it; Streamlit's full-screen
-# button stays.
+# button stays. A table's toolbar (view, download, search, full screen) shows there too,
+# 2.75 rem above the table, where the 1 rem row gap held it over the element before
+# (a heading, a formula, another table's last row): the table makes 2 rem more room.
 PAGE_CSS = """<style>
 :focus-visible {outline: 2px solid #0072B2 !important; outline-offset: 2px;}
 [data-testid="stCheckbox"]:has(input:focus-visible),
@@ -27,7 +30,10 @@ PAGE_CSS = """<style>
 {outline: 2px solid #0072B2; outline-offset: 2px; border-radius: 4px;}
 .katex-display > .katex {white-space: normal;}
 .katex-display {padding-right: 2px;}
-@media (hover: none) {.js-plotly-plot .modebar-container {display: none;}}
+@media (hover: none) {
+.js-plotly-plot .modebar-container {display: none;}
+.stDataFrame {margin-top: 2rem;}
+}
 </style>"""
 # The media reporters (ui/media.py) draw nothing, yet each element would take a row gap
 # at the top of every page (34 px, which shrank the playground's plot): out of the flow.
