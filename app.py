@@ -12,6 +12,9 @@ from ui.page_style import page_style
 
 @st.cache_resource
 def _tune_process() -> dict[str, bool]:
+    # .streamlit/config.toml keeps the legacy `pages/` mode's file list out of the sidebar
+    # of a fresh server's first run; every run through here shows the app's navigation.
+    st.set_option("client.showSidebarNavigation", True)
     return tune_process(blas_threads=1)
 
 

@@ -37,3 +37,25 @@ def test_a_deep_link_as_the_first_request_runs_through_app_py(fresh_server, page
     )
     assert width > 1000, "app.py's wide layout applies (a centred page is ~730 px wide)"
     assert page.locator('[data-testid="stException"]').count() == 0
+
+
+# Every sidebar navigation link the page ever showed, recorded as the DOM changes.
+RECORD_NAV_LINKS = """
+window.__navLinks = new Set();
+new MutationObserver(() => document.querySelectorAll('[data-testid="stSidebarNavLink"]')
+    .forEach(link => window.__navLinks.add(link.textContent.trim())))
+    .observe(document, {childList: true, subtree: true, characterData: true});
+"""
+
+
+def test_a_fresh_servers_first_page_never_lists_the_page_files(fresh_server, page):
+    """The legacy `pages/` mode of a fresh server's first run would list the files in the
+    sidebar ("app", "home", "lesson", ...) until the rerun through app.py: not even for
+    a moment (.streamlit/config.toml hides it, app.py shows its own)."""
+    page.add_init_script(RECORD_NAV_LINKS)
+    page.goto(f"{fresh_server}/lesson?step=2")
+    wait_until_drawn(page, min_charts=1)
+    seen = set(page.evaluate("() => Array.from(window.__navLinks)"))
+    assert any("Lesson" in link for link in seen), seen  # the app's own navigation shows
+    files = {"app", "home", "lesson", "head spaces", "attention maps", "block"}
+    assert not seen & files, seen & files
