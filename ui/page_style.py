@@ -3,7 +3,8 @@ that wrap on a narrow screen instead of scrolling sideways, and on a touch scree
 chart toolbar and room above a table for its own. Streamlit makes a too-wide formula a
 scroll box that a keyboard cannot reach (axe: scrollable-region-focusable), and KaTeX's
 glyphs overhang their box by a pixel or two, which already counts as scrolling at full
-width."""
+width. A collapsed sidebar is hidden, not just moved off the screen, so that Tab and a
+screen reader skip it."""
 
 import streamlit as st
 
@@ -22,6 +23,10 @@ from ui.media import REPORTERS
 # button stays. A table's toolbar (view, download, search, full screen) shows there too,
 # 2.75 rem above the table, where the 1 rem row gap held it over the element before
 # (a heading, a formula, another table's last row): the table makes 2 rem more room.
+# A collapsed sidebar only slides off the screen (Streamlit's transform): Tab went on
+# through its ~20 controls, unseen, before the page (tests/test_browser_tab_order.py).
+# Hidden once it has slid away (after Streamlit's 0.3 s), shown at once when it opens;
+# its widget labels set their own visibility (label_visibility), hence the `*` rule.
 PAGE_CSS = """<style>
 :focus-visible {outline: 2px solid #0072B2 !important; outline-offset: 2px;}
 [data-testid="stCheckbox"]:has(input:focus-visible),
@@ -30,6 +35,10 @@ PAGE_CSS = """<style>
 {outline: 2px solid #0072B2; outline-offset: 2px; border-radius: 4px;}
 .katex-display > .katex {white-space: normal;}
 .katex-display {padding-right: 2px;}
+[data-testid="stSidebar"][data-collapsed="true"] {visibility: hidden;
+transition: transform 0.3s, min-width 0.3s, max-width 0.3s, visibility 0s 0.3s;}
+[data-testid="stSidebar"][data-collapsed="true"] * {visibility: hidden !important;
+transition: visibility 0s 0.3s;}
 @media (hover: none) {
 .js-plotly-plot .modebar-container {display: none;}
 .stDataFrame {margin-top: 2rem;}
