@@ -346,3 +346,26 @@ def test_every_lesson_figure_reads_on_a_phone(app_url, chromium):
             assert not _overlaps(boxes), (step, _overlaps(boxes)[:3])
             assert all(box[2] <= right for box in boxes), (step, [b[4] for b in boxes])
     context.close()
+
+
+TICK_LABELS = 'g[class$="tick"] text'  # "xtick", "y2tick", …, a colour bar's "cbtick"
+
+
+@pytest.mark.parametrize("present", [True, False], ids=["presenter", "reading"])
+def test_every_lesson_figure_reads_on_a_projector(app_url, chromium, present):
+    """At 1280×720, the smallest projector a lesson is laid out for, in presenter mode
+    (the figure as tall as the window) and out of it, no text of a step's figure
+    overlaps another or a tick label: the lecture's picture had its second row's titles
+    on the first row's ticks, step 7's legend sat on its axis titles."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    for step in range(1, len(lesson_text()) + 1):
+        page.goto(f"{app_url}/lesson?step={step}" + ("&present=1" if present else ""))
+        wait_until_drawn(page, min_charts=1)
+        page.wait_for_timeout(500)
+        charts = zip(page.evaluate(BOXES, TEXTS), page.evaluate(BOXES, TICK_LABELS), strict=True)
+        for texts, ticks in charts:
+            assert not _overlaps(texts), (step, _overlaps(texts)[:3])
+            on_ticks = [(t[4], k[4]) for t in texts for k in ticks if _overlaps([t, k], 0.1)]
+            assert not on_ticks, (step, on_ticks[:3])
+    context.close()

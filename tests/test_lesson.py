@@ -393,6 +393,99 @@ def test_a_slide_moves_a_top_legend_off_its_caption():
     assert plain.layout.legend.y == TOP_LEGEND["y"]  # the figure itself is unchanged
 
 
+def _two_rows(gap: float, titles: list[str]) -> go.Figure:
+    """Two rows of one panel each, `gap` apart (a fraction of the plot's height), each
+    titled on its top edge, and a shape spanning the lower row."""
+    from attention.figures.base.grid import figure
+
+    below, above = (0.0, (1 - gap) / 2), ((1 + gap) / 2, 1.0)
+    layout = {
+        "height": 700,
+        "margin": {"t": 60, "b": 40},
+        "xaxis": {"domain": [0, 1], "anchor": "y"},
+        "yaxis": {"domain": list(below), "anchor": "x"},
+        "xaxis2": {"domain": [0, 1], "anchor": "y2"},
+        "yaxis2": {"domain": list(above), "anchor": "x2"},
+        "annotations": [
+            {
+                "text": text,
+                "xref": "paper",
+                "yref": "paper",
+                "x": 0.5,
+                "y": row[1],
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 14},
+            }
+            for text, row in zip(titles, (below, above), strict=True)
+        ],
+        "shapes": [
+            {
+                "type": "rect",
+                "xref": "paper",
+                "yref": "paper",
+                "x0": 0,
+                "x1": 1,
+                "y0": below[0],
+                "y1": below[1],
+            }
+        ],
+    }
+    data = [{"type": "scatter", "x": [0, 1], "y": [0, 1], "xaxis": x, "yaxis": y}
+            for x, y in (("x", "y"), ("x2", "y2"))]  # fmt: skip
+    return figure(data, layout)
+
+
+def test_a_slides_rows_of_panels_keep_room_for_their_texts_on_a_short_screen():
+    """On a slide as short as `least_height`, the gap between two rows grows until it
+    holds the lower row's two-line title and the upper row's tick labels, each 1.3 lines
+    of their 1.3 × type (it was a fraction of a taller figure: the projector's title sat
+    on the ticks above it); the titles and the shape move with their rows."""
+    from attention.figures.lesson import for_slides
+
+    slide = for_slides(
+        _two_rows(0.1, ["a title<br>in two lines", "top"]), ["a caption"], 1.3,
+        fill_height=True, least_height=560,
+    ).layout  # fmt: skip
+    (b0, t0), (b1, t1) = slide.yaxis.domain, slide.yaxis2.domain
+    plot_px = 560 - slide.margin.t - slide.margin.b
+    title_px = 2 * 1.3 * 14 * 1.3  # two lines of the titles' 14-px type, on a slide
+    ticks_px = 1.3 * 12 * 1.3  # a line of Plotly's 12-px tick labels
+    assert (b1 - t0) * plot_px >= title_px + ticks_px
+    assert b0 == 0 and t1 == 1  # the rows still span the plot
+    assert t0 - b0 == pytest.approx(t1 - b1)  # and share it as before
+    assert [note.y for note in slide.annotations] == [t0, t1]  # the titles on their rows
+    assert (slide.shapes[0].y0, slide.shapes[0].y1) == (b0, t0)
+
+
+def test_a_slides_rows_of_panels_change_only_when_short_of_room():
+    """Rows whose gap already holds their texts stay where the figure put them, and one
+    row, or a slide outside presenter mode (no `fill_height`), is left alone."""
+    from attention.figures.lesson import for_slides
+
+    roomy = _two_rows(0.4, ["one line", "top"])
+    kept = for_slides(roomy, ["a caption"], 1.3, fill_height=True, least_height=560).layout
+    assert kept.yaxis.domain == roomy.layout.yaxis.domain
+    tight = _two_rows(0.05, ["a title<br>in two lines", "top"])
+    unfilled = for_slides(tight, ["a caption"], 1.3, least_height=560).layout
+    assert unfilled.yaxis2.domain == tight.layout.yaxis2.domain
+
+
+def test_a_slides_legend_under_the_plot_keeps_its_distance_from_it():
+    """A legend placed under the plot in fractions of the plot's height keeps its pixels
+    below it when the caption's room shrinks the plot (it had moved up onto the axis
+    title)."""
+    from attention.figures.lesson import for_slides
+
+    plain = go.Figure(go.Bar(x=["a", "b"], y=[1, 2], name="bars"))
+    plain.update_layout(height=440, margin={"t": 40, "b": 110}, legend={"y": -0.4})
+    slide = for_slides(plain, ["a caption line", "another", "and a third"]).layout
+    before = -0.4 * (440 - 40 - 110)
+    after = slide.legend.y * (440 - slide.margin.t - slide.margin.b)
+    assert slide.margin.t > 40
+    assert after == pytest.approx(before)
+
+
 def test_a_slides_caption_stays_above_the_panel_titles():
     """A grid's top panel titles stand on the plot's top edge, under the caption: the top
     margin holds the caption's lines and the titles' lines, one above the other."""

@@ -305,10 +305,15 @@ html {font-size: max(17px, min(1.328125vw, 2.36111vh)) !important;}
 .st-key-lesson_words [data-testid="stAlert"] p {font-size: 0.98rem; line-height: 1.32;}
 .st-key-lesson_view [data-testid="stElementContainer"],
 .st-key-lesson_view [data-testid="stFullScreenFrame"],
-.st-key-lesson_view [data-testid="stPlotlyChart"] {height: calc(100dvh - 9.2rem) !important;}
+.st-key-lesson_view [data-testid="stPlotlyChart"] {height: calc(100dvh - CHART_REMrem) !important;}
 .st-key-lesson_view [data-testid="stElementContainer"] {flex: 0 0 auto !important;
   overflow: hidden;}
 </style>"""
+CHART_REM = 9.2  # the presenter's chart: the window's height less this many rem
+PRESENTER_CSS = PRESENTER_CSS.replace("CHART_REM", str(CHART_REM))
+# ... 563 px in the smallest window a lesson is laid out for, 1280×720 (17-px rem): the
+# gaps between a figure's rows of panels keep their pixels there (lesson.for_slides).
+LEAST_CHART_PX = int(720 - CHART_REM * 17)
 
 
 def presenter_style() -> None:
@@ -363,7 +368,10 @@ def chart(
     lines = [f"Head Spaces lesson, step {number}: {text.title}", setting]
     phone = narrow_screen()
     chars = PHONE_CAPTION_CHARS if phone else CAPTION_CHARS
-    shown = for_slides(drawn, lines, scale, present, chars, keep_plot=phone and not present)
+    shown = for_slides(
+        drawn, lines, scale, present, chars, keep_plot=phone and not present,
+        least_height=LEAST_CHART_PX,
+    )  # fmt: skip
     if phone:  # laid out for the phone here, so a class's screens share it (draw_chart)
         shown = for_phone(shown)
     spec = shown.to_dict()

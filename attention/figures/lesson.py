@@ -3,7 +3,9 @@ made ready for a slide (a caption inside the image, fonts scaled for a projector
 
 from __future__ import annotations
 
+import re
 import textwrap
+from itertools import pairwise
 
 import numpy as np
 import plotly.graph_objects as go
@@ -194,6 +196,79 @@ def _panel_titles_px(layout: dict) -> float:
     return max(heights, default=0.0)
 
 
+_AXIS = re.compile(r"([xy])axis(\d*)")
+LINE = 1.3  # a text line's height per px of font
+TICK_ROOM = 8  # px between a tick label and its axis line, and under a row's texts
+
+
+def _needed_px(layout: dict, below: tuple, above: tuple) -> float:
+    """The height the gap between two rows of panels must hold: the tick labels and axis
+    titles under the row `above`, and the panel titles standing on the row `below`."""
+    size = layout["font"]["size"]
+
+    def text_px(text: str, font: dict) -> float:
+        return LINE * (text.count("<br>") + 1) * font.get("size", size)
+
+    under_above = [0.0]
+    for key, axis in layout.items():
+        match = _AXIS.fullmatch(key)
+        if not match or match[1] != "x" or not axis.get("visible", True):
+            continue
+        y_axis = layout.get("yaxis" + axis.get("anchor", "y")[1:], {})
+        if tuple(y_axis.get("domain", ())) != above:
+            continue
+        ticks = text_px("", axis.get("tickfont", {})) if axis.get("showticklabels", True) else 0
+        title = axis.get("title", {})
+        titled = text_px(title["text"], title.get("font", {})) if title.get("text") else 0
+        under_above.append(ticks + titled + TICK_ROOM)
+    on_below = [0.0] + [
+        text_px(note.get("text", ""), note.get("font", {})) + note.get("yshift", 0)
+        for note in layout.get("annotations", [])
+        if note.get("yref") == "paper" and note.get("yanchor") == "bottom"
+        and abs(note.get("y", -1) - below[1]) < 1e-6
+    ]  # fmt: skip
+    return max(under_above) + max(on_below) + TICK_ROOM
+
+
+def _rows_keep_their_gaps(layout: dict, least_px: float) -> None:
+    """Widen the gaps between `layout`'s rows of panels where, in a plot area as short as
+    `least_px`, they would not hold their texts (_needed_px); the rows share what is left,
+    and everything placed on the page's height moves with its row. A slide's figure fills
+    a window shorter than the one it was laid out for, and a projector's fonts are larger:
+    as fractions, the gaps had left a panel title no room under the ticks above it."""
+    axes = [axis for key, axis in layout.items() if key.startswith("yaxis") and "domain" in axis]
+    rows = sorted({tuple(axis["domain"]) for axis in axes})
+    gaps = [above[0] - below[1] for below, above in pairwise(rows)]
+    if not gaps or least_px <= 0 or min(gaps) < 0:
+        return  # one row, or rows that overlap (not a grid)
+    gaps = [
+        max(gap, _needed_px(layout, below, above) / least_px)
+        for gap, (below, above) in zip(gaps, pairwise(rows), strict=True)
+    ]
+    heights = [top - bottom for bottom, top in rows]
+    shrink = (rows[-1][1] - rows[0][0] - sum(gaps)) / sum(heights)
+    if shrink < 0.5 or shrink >= 1:
+        return  # room enough already, or the panels would lose half their height
+    old = [y for row in rows for y in row]  # each row's bottom and top, upwards
+    new = [rows[0][0]]
+    for index, height in enumerate(heights):
+        if index:
+            new.append(new[-1] + gaps[index - 1])
+        new.append(new[-1] + height * shrink)
+
+    def moved(y: float) -> float:
+        return float(np.interp(y, old, new)) if old[0] <= y <= old[-1] else y
+
+    for axis in axes:
+        axis["domain"] = [moved(axis["domain"][0]), moved(axis["domain"][1])]
+    for note in layout.get("annotations", []):
+        if note.get("yref") == "paper" and "y" in note:
+            note["y"] = moved(note["y"])
+    for shape in layout.get("shapes", []):
+        if shape.get("yref") == "paper":
+            shape.update(y0=moved(shape["y0"]), y1=moved(shape["y1"]))
+
+
 def for_slides(
     fig: go.Figure,
     caption: list[str],
@@ -201,10 +276,12 @@ def for_slides(
     fill_height: bool = False,
     caption_chars: int = CAPTION_CHARS,
     keep_plot: bool = False,
+    least_height: int = 0,
 ) -> go.Figure:
     """`fig` with the `caption` lines written small inside it, at the top (escaped: they
     hold the user's sentence) in lines of at most `caption_chars`, fonts × `font_scale`,
-    and with `fill_height` no fixed height (the page's container decides it). With
+    and with `fill_height` no fixed height (the page's container decides it, at least
+    `least_height` px: the gaps between rows of panels hold their texts there). With
     `keep_plot` the figure grows by the caption's room instead of its plot shrinking (a
     phone: the caption's many short lines squeezed the panels' gaps until titles met)."""
     spec = fig.to_dict()
@@ -232,11 +309,18 @@ def for_slides(
     room = TITLE_PAD + 1.3 * (title_lines * title_px + len(lines) * size) + LABEL_ROOM
     room += _panel_titles_px(layout)
     margin = layout.get("margin", {})
+    plot_px = layout.get("height", 450) - margin.get("t", 80) - margin.get("b", 80)
     layout["margin"] = {**margin, "t": round(max(margin.get("t", 80), room))}
     if keep_plot:
         grown = layout["margin"]["t"] - margin.get("t", 80)
         layout["height"] = layout.get("height", 450) + grown
     legend = layout.get("legend", {})
+    if legend.get("yref", "paper") == "paper" and legend.get("y", 0) < 0 and not fill_height:
+        # A legend under the plot, placed in fractions of the plot's height: as many
+        # pixels under it as before the caption's room shrank the plot (it had moved up
+        # onto the axis title).
+        shrunk_px = layout.get("height", 450) - layout["margin"]["t"] - margin.get("b", 80)
+        layout["legend"] = {**legend, "y": legend["y"] * plot_px / shrunk_px}
     if legend.get("yref") == "container" and legend.get("y", 0) > 0.5:
         # A legend at the figure's top would sit on the caption: it goes to the bottom,
         # with a row of room under the plot.
@@ -246,4 +330,6 @@ def for_slides(
     if fill_height:
         layout.pop("height", None)
         layout["autosize"] = True
+        least_px = least_height - layout["margin"]["t"] - layout["margin"].get("b", 80)
+        _rows_keep_their_gaps(layout, least_px)
     return figure(spec.get("data", []), layout, spec.get("frames"))
