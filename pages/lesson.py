@@ -122,11 +122,12 @@ def sync_class(view):
 def class_panel(view) -> None:
     """The presenter's Reveal beside Start a class; with a class running, Reveal, Vote
     again and Close, the join code with its QR code, and the live counts."""
-    reveal, again = st.columns(2)
-    with reveal:
+    # A row that wraps: in two columns a 1024-px projector cut "Reveal the ans…".
+    buttons = st.container(horizontal=True, key="lesson_class_buttons")
+    with buttons:
         lesson.reveal_button(step.text.id)
     if lecturer is None:
-        with again:
+        with buttons:
             live_class.start_button(n, list(view.quiz.options))
         if closed := live_class.closed_class():
             live_class.results_button(closed)
@@ -134,7 +135,7 @@ def class_panel(view) -> None:
     state = sync_class(view)
     if state is None:
         return
-    with again:
+    with buttons:
         live_class.vote_again_button(lecturer, state, step.text.id)
     live_class.join_panel(lecturer)
     live_class.live_counts(lecturer)

@@ -27,7 +27,7 @@ from attention.teaching.narration.lesson import chart_outline
 from ui import url_params
 from ui.charts import show_chart
 from ui.lesson_keys import REVEAL_KEY_NAME
-from ui.media import narrow_screen
+from ui.media import narrow_screen, small_window
 from ui.scenario import Scenario
 
 STEP_KEY = "lesson_step"
@@ -360,8 +360,8 @@ def chart(
 ) -> Chart:
     """The step's view (or `projected`, the presenter's own figure and its setting; after
     the reveal, the view's revealed figure if it has one) with its caption; in presenter
-    mode larger and as tall as the window allows."""
-    scale = PRESENTER_FONT_SCALE if present else 1.0
+    mode as tall as the window allows, and larger unless the window is small."""
+    scale = PRESENTER_FONT_SCALE if present and not small_window() else 1.0
     drawn, setting = projected or (view.figure, view.setting)
     if projected is None and view.revealed_figure is not None and revealed:
         drawn = view.revealed_figure

@@ -17,11 +17,19 @@ from ui.js_component import mounted_component
 
 # A phone held upright: Streamlit stacks columns below 640 px, and so do the pages.
 NARROW_QUERY = "(max-width: 640px)"
+# An old projector's 1024×768 (or a window as narrow): the presenter's figures there keep
+# their type at its normal size, as a 1024-px picture is projected as large as a 1280-px
+# one (ui/lesson.py), and 1.3× titles of side-by-side panels ran into each other.
+SMALL_WINDOW_QUERY = "(max-width: 1100px)"
 REDUCED_MOTION_QUERY = "(prefers-reduced-motion: reduce)"
 _report = mounted_component("head_spaces_media_query", "media_query.js")
 
 
-_QUERIES = {"motion_preference": REDUCED_MOTION_QUERY, "narrow_screen": NARROW_QUERY}
+_QUERIES = {
+    "motion_preference": REDUCED_MOTION_QUERY,
+    "narrow_screen": NARROW_QUERY,
+    "small_window": SMALL_WINDOW_QUERY,
+}
 REPORTERS = tuple(_QUERIES)  # the reporters' keys (ui/page_style.py keeps them out of the flow)
 _assumed = threading.local()  # a thread drawing for no browser: the width it assumes
 
@@ -46,6 +54,11 @@ def narrow_screen() -> bool:
     """True on a screen 640 px wide or less (a phone): grids of panels go one per row."""
     assumed = getattr(_assumed, "narrow", None)
     return _matches("narrow_screen") if assumed is None else assumed
+
+
+def small_window() -> bool:
+    """True in a window 1100 px wide or less (a 1024×768 projector, a phone)."""
+    return _matches("small_window")
 
 
 @contextmanager

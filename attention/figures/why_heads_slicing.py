@@ -123,7 +123,9 @@ def slicing_figure(
                 {
                     "x": (x0 + x1) / 2,
                     "y": -0.5 - d_model * 0.03,
-                    "text": f"head {h + 1}" if n_heads <= 8 else str(h + 1),
+                    # a band is 1/n_heads of a panel: 4 bands of "head k" overlapped
+                    # in a 1024-px projector's half page: the number in its head's colour
+                    "text": f"head {h + 1}" if n_heads <= 2 else str(h + 1),
                     "showarrow": False,
                     "font": {"color": "white", "size": FONT_SIZE - 3},
                     "xref": panel.x,
