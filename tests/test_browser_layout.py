@@ -356,29 +356,37 @@ CUT_BUTTONS = """() => Array.from(document.querySelectorAll('[data-testid="stMai
     .map(el => el.textContent.trim())"""
 
 
+def crowded(page) -> list:
+    """What is crowded on the page: two texts of a chart that overlap, a chart's text on
+    one of its tick labels, a button's label cut short."""
+    found = page.evaluate(CUT_BUTTONS)
+    charts = zip(page.evaluate(BOXES, TEXTS), page.evaluate(BOXES, TICK_LABELS), strict=True)
+    for texts, ticks in charts:
+        found += _overlaps(texts)
+        found += [(t[4], k[4]) for t in texts for k in ticks if _overlaps([t, k], 0.1)]
+    return found
+
+
 @pytest.mark.parametrize(
     ("window", "present"),
-    [((1280, 720), True), ((1280, 720), False), ((1024, 768), True)],
-    ids=["1280-presenter", "1280-reading", "1024-presenter"],
+    [((1280, 720), False), ((1024, 768), True)],
+    ids=["1280-reading", "1024-presenter"],
 )
 def test_every_lesson_step_reads_on_a_projector(app_url, chromium, window, present):
-    """At 1280×720, the smallest projector a lesson is laid out for, in presenter mode
-    (the figure as tall as the window) and out of it, and on an old 1024×768 projector,
-    no text of a step's figure overlaps another or a tick label, and no button's label is
-    cut. The lecture's picture had its second row's titles on the first row's ticks;
-    step 7's legend sat on its axis titles; at 1024 px side-by-side panel titles met and
-    "Reveal the answer" was cut to "Reveal the ans…"."""
+    """At 1280×720, the smallest projector a lesson is laid out for, out of presenter
+    mode (tests/test_browser_lesson.py checks it in presenter mode), and on an old
+    1024×768 projector in presenter mode, nothing of a step is crowded: step 7's legend
+    sat on its axis titles; at 1024 px side-by-side panel titles met and "Reveal the
+    answer" was cut to "Reveal the ans…"."""
     context = chromium.new_context(viewport=dict(zip(("width", "height"), window, strict=True)))
     page = context.new_page()
+    page.goto(f"{app_url}/lesson?step=1" + ("&present=1" if present else ""))
+    wait_until_drawn(page, min_charts=1)
+    page.wait_for_timeout(1500)  # a first load may rerun once more (the window's width)
     for step in range(1, len(lesson_text()) + 1):
-        page.goto(f"{app_url}/lesson?step={step}" + ("&present=1" if present else ""))
+        page.wait_for_function(f"() => document.body.innerText.includes('Step {step} of')")
         wait_until_drawn(page, min_charts=1)
-        page.wait_for_timeout(1500)  # a first load may rerun once more (the window's width)
-        wait_until_drawn(page, min_charts=1)
-        charts = zip(page.evaluate(BOXES, TEXTS), page.evaluate(BOXES, TICK_LABELS), strict=True)
-        for texts, ticks in charts:
-            assert not _overlaps(texts), (step, _overlaps(texts)[:3])
-            on_ticks = [(t[4], k[4]) for t in texts for k in ticks if _overlaps([t, k], 0.1)]
-            assert not on_ticks, (step, on_ticks[:3])
-        assert not page.evaluate(CUT_BUTTONS), (step, page.evaluate(CUT_BUTTONS))
+        page.wait_for_timeout(300)
+        assert not crowded(page), (step, crowded(page)[:3])
+        page.get_by_role("button", name="Next ▶").click()
     context.close()

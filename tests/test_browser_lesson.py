@@ -14,6 +14,7 @@ from attention.teaching.lesson.content import lesson_text
 from attention.teaching.playground import head_trace
 from harness.browser import SCREENSHOTS, count_script_runs, wait_for_rerun, wait_until_drawn
 from harness.playground import mouse_drag, point, screen_xy, shown
+from tests.test_browser_layout import crowded
 
 pytestmark = pytest.mark.browser
 SIZES = [(1280, 720), (1920, 1080)]
@@ -80,7 +81,9 @@ def _right_and_wrong(page) -> tuple[str, str]:
 
 def test_every_step_fits_the_window_in_presenter_mode(app_url, chromium):
     """At both sizes, every step before the reveal, after Reveal and after a wrong answer
-    (the longest feedback); the 1920×1080 screen shows larger type and figures."""
+    (the longest feedback); the 1920×1080 screen shows larger type and figures. Nothing
+    is crowded (test_browser_layout.crowded): the lecture's picture at 1280×720 had its
+    second row's titles on the first row's ticks."""
     measured = {}
     for width, height in SIZES:
         context = chromium.new_context(viewport={"width": width, "height": height})
@@ -92,12 +95,14 @@ def test_every_step_fits_the_window_in_presenter_mode(app_url, chromium):
             assert page.locator("strong", has_text=f"Step {number} of {STEPS}").count() == 1
             where = f"{width}×{height} step {number}"
             asked = _fits(page, f"{where} (asking)")
+            assert not crowded(page), (where, crowded(page)[:3])
             assert asked["figure"]["height"] >= height * 0.6, "the figure takes the height left"
             measured[(width, number)] = asked
             count_script_runs(page)
             page.get_by_role("button", name="Reveal the answer").click()
             wait_for_rerun(page, min_charts=1)
             _fits(page, f"{where} (revealed)")
+            assert not crowded(page), (f"{where} (revealed)", crowded(page)[:3])
             _, wrong = _right_and_wrong(page)
             # The longest feedback, "Not quite: it is “…”. " and why; the right answer's
             # is "Right. " and the same why, so it fits whenever this one does.

@@ -312,7 +312,7 @@ html {font-size: max(17px, min(1.328125vw, 2.36111vh)) !important;}
 CHART_REM = 9.2  # the presenter's chart: the window's height less this many rem
 PRESENTER_CSS = PRESENTER_CSS.replace("CHART_REM", str(CHART_REM))
 # ... 563 px in the smallest window a lesson is laid out for, 1280×720 (17-px rem): the
-# gaps between a figure's rows of panels keep their pixels there (lesson.for_slides).
+# gaps between a figure's rows of panels hold their texts there (lesson.for_slides).
 LEAST_CHART_PX = int(720 - CHART_REM * 17)
 
 

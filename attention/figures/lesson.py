@@ -196,7 +196,7 @@ def _panel_titles_px(layout: dict) -> float:
     return max(heights, default=0.0)
 
 
-_AXIS = re.compile(r"([xy])axis(\d*)")
+_X_AXIS = re.compile(r"xaxis\d*")
 LINE = 1.3  # a text line's height per px of font
 TICK_ROOM = 8  # px between a tick label and its axis line, and under a row's texts
 
@@ -211,8 +211,7 @@ def _needed_px(layout: dict, below: tuple, above: tuple) -> float:
 
     under_above = [0.0]
     for key, axis in layout.items():
-        match = _AXIS.fullmatch(key)
-        if not match or match[1] != "x" or not axis.get("visible", True):
+        if not _X_AXIS.fullmatch(key) or not axis.get("visible", True):
             continue
         y_axis = layout.get("yaxis" + axis.get("anchor", "y")[1:], {})
         if tuple(y_axis.get("domain", ())) != above:
