@@ -19,8 +19,9 @@ from ui.js_component import mounted_component
 NARROW_QUERY = "(max-width: 640px)"
 # An old projector's 1024×768 (or a window as narrow): the presenter's figures there keep
 # their type at its normal size, as a 1024-px picture is projected as large as a 1280-px
-# one (ui/lesson.py), and 1.3× titles of side-by-side panels ran into each other.
-SMALL_WINDOW_QUERY = "(max-width: 1100px)"
+# one (ui/lesson.py), and 1.3× titles of side-by-side panels ran into each other. Not a
+# phone's width: a class's phones would each rerun once more as they join.
+SMALL_WINDOW_QUERY = "(min-width: 641px) and (max-width: 1100px)"
 REDUCED_MOTION_QUERY = "(prefers-reduced-motion: reduce)"
 _report = mounted_component("head_spaces_media_query", "media_query.js")
 
@@ -57,7 +58,7 @@ def narrow_screen() -> bool:
 
 
 def small_window() -> bool:
-    """True in a window 1100 px wide or less (a 1024×768 projector, a phone)."""
+    """True in a window 641 to 1100 px wide (a 1024×768 projector, a tablet)."""
     return _matches("small_window")
 
 
