@@ -27,7 +27,7 @@ from attention.teaching.narration.lesson import chart_outline
 from ui import url_params
 from ui.charts import show_chart
 from ui.lesson_keys import REVEAL_KEY_NAME
-from ui.media import narrow_screen, small_window
+from ui.media import narrow_screen, report_small_window, small_window
 from ui.scenario import Scenario
 
 STEP_KEY = "lesson_step"
@@ -317,7 +317,9 @@ LEAST_CHART_PX = int(720 - CHART_REM * 17)
 
 
 def presenter_style() -> None:
+    """The presenter's CSS, and the window's width asked (ui.media.small_window)."""
     st.html(PRESENTER_CSS)
+    report_small_window()
 
 
 NAVIGATION_KEY = "lesson_nav"

@@ -19,19 +19,18 @@ from ui.js_component import mounted_component
 NARROW_QUERY = "(max-width: 640px)"
 # An old projector's 1024×768 (or a window as narrow): the presenter's figures there keep
 # their type at its normal size, as a 1024-px picture is projected as large as a 1280-px
-# one (ui/lesson.py), and 1.3× titles of side-by-side panels ran into each other. Not a
-# phone's width: a class's phones would each rerun once more as they join.
+# one (ui/lesson.py), and 1.3× titles of side-by-side panels ran into each other. Asked
+# in presenter mode only, and not at a phone's width: every other page, and a class's
+# phones or tablets joining, would each rerun once more for it.
 SMALL_WINDOW_QUERY = "(min-width: 641px) and (max-width: 1100px)"
 REDUCED_MOTION_QUERY = "(prefers-reduced-motion: reduce)"
 _report = mounted_component("head_spaces_media_query", "media_query.js")
 
 
-_QUERIES = {
-    "motion_preference": REDUCED_MOTION_QUERY,
-    "narrow_screen": NARROW_QUERY,
-    "small_window": SMALL_WINDOW_QUERY,
-}
-REPORTERS = tuple(_QUERIES)  # the reporters' keys (ui/page_style.py keeps them out of the flow)
+_QUERIES = {"motion_preference": REDUCED_MOTION_QUERY, "narrow_screen": NARROW_QUERY}
+_SMALL_WINDOW = "small_window"
+# the reporters' keys (ui/page_style.py keeps them out of the flow)
+REPORTERS = (*_QUERIES, _SMALL_WINDOW)
 _assumed = threading.local()  # a thread drawing for no browser: the width it assumes
 
 
@@ -39,7 +38,16 @@ def report_media() -> None:
     """Draw the reporters, once per run (app.py): each sends its query's answer into the
     session state under its key; a change reruns the app."""
     for key, query in _QUERIES.items():
-        _report(key=key, data={"query": query, "matches": _matches(key)}, on_matches_change=_keep)
+        _report_query(key, query)
+
+
+def report_small_window() -> None:
+    """Draw the small-window reporter (the presenter's page, ui/lesson.presenter_style)."""
+    _report_query(_SMALL_WINDOW, SMALL_WINDOW_QUERY)
+
+
+def _report_query(key: str, query: str) -> None:
+    _report(key=key, data={"query": query, "matches": _matches(key)}, on_matches_change=_keep)
 
 
 def _matches(key: str) -> bool:
@@ -58,8 +66,9 @@ def narrow_screen() -> bool:
 
 
 def small_window() -> bool:
-    """True in a window 641 to 1100 px wide (a 1024×768 projector, a tablet)."""
-    return _matches("small_window")
+    """True in a window 641 to 1100 px wide (a 1024×768 projector, a tablet), once the
+    presenter's page has asked (report_small_window)."""
+    return _matches(_SMALL_WINDOW)
 
 
 @contextmanager
