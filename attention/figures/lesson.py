@@ -182,13 +182,17 @@ def _scaled(node: object, factor: float, under_font: bool = False) -> object:
     return node
 
 
+def _note_px(note: dict, size: float) -> float:
+    """An annotation's height in px: its lines of its font (else `size`), and its shift."""
+    lines = note.get("text", "").count("<br>") + 1
+    return 1.3 * lines * note.get("font", {}).get("size", size) + note.get("yshift", 0)
+
+
 def _panel_titles_px(layout: dict) -> float:
     """The height of the tallest panel title standing on the plot's top edge (a grid's
     top row), which the caption must stay above; 0 when there is none."""
     heights = [
-        1.3 * (note.get("text", "").count("<br>") + 1)
-        * note.get("font", {}).get("size", layout["font"]["size"])
-        + note.get("yshift", 0)
+        _note_px(note, layout["font"]["size"])
         for note in layout.get("annotations", [])
         if note.get("yref") == "paper" and note.get("y", 0) >= 0.999
         and note.get("yanchor") == "bottom"
@@ -221,7 +225,7 @@ def _needed_px(layout: dict, below: tuple, above: tuple) -> float:
         titled = text_px(title["text"], title.get("font", {})) if title.get("text") else 0
         under_above.append(ticks + titled + TICK_ROOM)
     on_below = [0.0] + [
-        text_px(note.get("text", ""), note.get("font", {})) + note.get("yshift", 0)
+        _note_px(note, size)
         for note in layout.get("annotations", [])
         if note.get("yref") == "paper" and note.get("yanchor") == "bottom"
         and abs(note.get("y", -1) - below[1]) < 1e-6
