@@ -9,8 +9,10 @@ push component does. Measured:
 - join: N students open the join link within 10 s (each worker warmed first by one page,
   as a lecturer opening the link before class does); seconds from the page's GET to the
   run that draws the status line "Class CODE · Step 1 of …" (joined, step drawn);
-- Next: the lecturer's click → each student's rerun has drawn the next step's "Step S of
-  …", and the workers' CPU seconds spent meanwhile per student;
+- Next: the lecturer's click → each student shows the next step: when the push announces
+  the very screen its page drew ahead (hidden), at once, as ui/components/class_push.js
+  does; else when its rerun has drawn "Step S of …". Then the click → every rerun drawn,
+  and the workers' CPU seconds spent until then per student;
 - vote: N students vote within 20 s; seconds from the vote to a GET /api/classes/CODE
   issued once the student's page acknowledged it (the answer is in the store by then);
   and on the projector: the k-th acknowledgement (in time order) → the first moment the
@@ -181,12 +183,19 @@ async def wait_state(api: str, check, timeout: float = 30.0) -> dict:
         await asyncio.sleep(0.05)
 
 
-async def follow_times(students: list[ClassStudent], step: int, since: float) -> list[float]:
-    """Seconds from `since` until each student drew `step` (waits up to FOLLOW_TIMEOUT)."""
+async def follow_times(
+    students: list[ClassStudent], step: int, since: float, drawn: bool = False
+) -> list[float]:
+    """Seconds from `since` until each student showed `step` (or its rerun drew it, with
+    `drawn`); waits up to FOLLOW_TIMEOUT."""
     deadline = time.monotonic() + FOLLOW_TIMEOUT
-    while time.monotonic() < deadline and not all(step in s.shown_at for s in students):
+
+    def times(student: ClassStudent) -> dict[int, float]:
+        return student.drawn_at if drawn else student.shown_at
+
+    while time.monotonic() < deadline and not all(step in times(s) for s in students):
         await asyncio.sleep(0.05)
-    return [s.shown_at[step] - since for s in students if step in s.shown_at]
+    return [times(s)[step] - since for s in students if step in times(s)]
 
 
 async def votes(
@@ -277,6 +286,7 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
         before = {name: cpu_seconds(group) for name, group in groups.items()}
         clicked = await lecturer.click("Next ▶")
         followed = await follow_times(students, moved, clicked)
+        redrawn = await follow_times(students, moved, clicked, drawn=True)
         spent = cpu_spent(groups, before)
         per_rerun = spent["workers"] / n
         pushed = [s.pushed_at[moved] - clicked for s in students if moved in s.pushed_at]
@@ -291,7 +301,16 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
             ]
         )
         split = ", ".join(f"{name} {seconds:.2f}" for name, seconds in spent.items())
-        rows.append(["Next: CPU seconds until every student drew it", "", "", split])
+        swapped = sum(1 for s in students if s.shown_at.get(moved, 0) < s.drawn_at.get(moved, 0))
+        rows.append(
+            [
+                "… every student's rerun drew it, p95 (s)",
+                p95(redrawn),
+                "",
+                f"{swapped}/{n} showed it drawn ahead before their rerun",
+            ]
+        )
+        rows.append(["Next: CPU seconds until every student's rerun drew it", "", "", split])
 
         options = list((await wait_state(api, lambda s: s["step"] == moved))["votes"])
         await page.evaluate(WATCH_ANSWERED)

@@ -1,7 +1,8 @@
 """A live class's student without a browser: a harness.streamlit_client tab on the join
 link, the device id the device component would send, and the class's server-sent events
 over plain HTTP, each new screen triggering the class fragment's rerun as the push
-component does. Used by the class benchmark and the soak."""
+component does, and showing the step its page drew ahead when the push announces exactly
+that screen (ui/components/class_push.js). Used by the class benchmark and the soak."""
 
 from __future__ import annotations
 
@@ -22,6 +23,12 @@ NARROW_KEY = "narrow_screen"  # ui.media's reporter of a phone's width
 STATUS = re.compile(r"Class \w+ · Step (\d+) of")  # a student's status line (narration)
 
 
+def class_step(texts: list[str]) -> int | None:
+    """The class's step a run drew: its first status line (the step drawn ahead, hidden,
+    has one too, after it); None when the run drew none."""
+    return next((int(shown[1]) for text in texts if (shown := STATUS.search(text))), None)
+
+
 def vote_key(step: int, round: int = 1) -> str:
     """The key of a step's vote in a round (ui.live_student.vote)."""
     return f"live_vote_{step}_{round}"
@@ -39,8 +46,10 @@ class ClassStudent:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     drawn: str = ""  # the last screen (SSE data) its page was rerun for
     screen_changed: asyncio.Event = field(default_factory=asyncio.Event)
-    shown_at: dict[int, float] = field(default_factory=dict)  # step → when first drawn
+    shown_at: dict[int, float] = field(default_factory=dict)  # step → when first shown
+    drawn_at: dict[int, float] = field(default_factory=dict)  # step → when a run drew it
     showing: int = 0  # the step its page showed last
+    ahead: str | None = None  # the screen its page holds drawn ahead, hidden
     pushed_at: dict[int, float] = field(default_factory=dict)  # step → when first pushed
     errors: list[str] = field(default_factory=list)
     reruns: set[asyncio.Task] = field(default_factory=set)  # pending, kept from the GC
@@ -57,10 +66,12 @@ class ClassStudent:
             self.record(start, run)
         if not run.ok:
             self.errors.append(run.status)
-        for text in run.texts:
-            if shown := STATUS.search(text):
-                self.showing = int(shown[1])
-                self.shown_at.setdefault(self.showing, time.monotonic())
+        drawn = class_step(run.texts)
+        if drawn is not None:
+            self.showing = drawn
+            self.shown_at.setdefault(self.showing, time.monotonic())
+            self.drawn_at.setdefault(self.showing, time.monotonic())
+            self.ahead = self.tab.component_data(PUSH_KEY).get("ahead")
         return run
 
     async def join(self) -> float:
@@ -131,6 +142,9 @@ class ClassStudent:
         step = json.loads(screen).get("step")
         if step is not None:
             self.pushed_at.setdefault(step, time.monotonic())
+        if screen == self.ahead:  # the page shows the step it drew ahead, then reruns
+            self.showing = step
+            self.shown_at.setdefault(step, time.monotonic())
         self.rerun_soon(screen)
         self.screen_changed.set()
         self.screen_changed = asyncio.Event()

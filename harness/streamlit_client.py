@@ -236,6 +236,15 @@ class StreamlitTab:
                 return kind, proto
         raise KeyError(f"no widget with key {key!r} on {self.page}")
 
+    def component_data(self, key: str) -> dict:
+        """The data the last run gave the `st.components.v2` component with this key (its
+        JavaScript's `data`); empty when the run did not draw it."""
+        try:
+            _, proto = self.widget(key)
+        except KeyError:
+            return {}
+        return json.loads(proto.json) if proto.WhichOneof("data") == "json" else {}
+
     def widget_keys(self) -> list[str]:
         """The keys of the widgets the last run drew (a key is what follows the last "-"
         of a widget's id), for a student who answers whatever quiz the step shows."""

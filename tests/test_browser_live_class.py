@@ -90,8 +90,9 @@ def polls_in(page, seconds: float) -> int:
 
 
 def vote(page, option: str) -> None:
-    """Answer in the radio the page's last run drew."""
-    radio = page.locator(DRAWN).locator('[data-testid="stRadio"]')
+    """Answer in the radio the page's last run drew and shows (the step after is drawn
+    too, hidden, with its own)."""
+    radio = page.locator(DRAWN).locator('[data-testid="stRadio"]').filter(visible=True)
     radio.get_by_text(option, exact=True).click()
     shows(page, "Your answer is in")
 

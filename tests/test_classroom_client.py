@@ -22,7 +22,7 @@ from classroom import open_store
 from classroom.events import screen_of
 from classroom.store import new_device_id
 from harness.browser import wait_until_drawn
-from harness.class_student import ClassStudent
+from harness.class_student import ClassStudent, class_step
 from harness.streamlit_client import DONE, StreamlitTab, element_kinds
 
 pytestmark = pytest.mark.browser
@@ -175,8 +175,8 @@ def test_a_push_reruns_the_class_fragment_in_the_browser_and_the_client(app_url,
 
     with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's loop
         joined, before, run, kept = pool.submit(asyncio.run, client()).result()
-    assert joined.ok and any(f"Step 2 of {steps}" in text for text in joined.texts)
-    assert run.ok and any(f"Step 3 of {steps}" in text for text in run.texts)
+    assert joined.ok and class_step(joined.texts) == 2
+    assert run.ok and class_step(run.texts) == 3
     assert "text_area" not in run.elements  # the sidebar's sentence: not rerun
     sidebar = {"heads", "d_model", "focus", "causal"}
     assert sidebar <= before and sidebar <= kept  # the page outside the fragment: kept

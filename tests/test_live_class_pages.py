@@ -16,6 +16,7 @@ import redis
 from attention.teaching.lesson.content import lesson_text
 from classroom.redis_store import RedisClassStore
 from classroom.sqlite_store import SQLiteClassStore
+from harness.class_student import class_step as student_step
 from tests.apptest import chart, chart_keys, open_page
 from ui.lesson_steps import LESSON_STEPS
 from ui.live_class import CLOSED, LECTURER, results_file
@@ -80,6 +81,12 @@ def texts(at) -> list[str]:
     return [str(text) for text in shown]
 
 
+def class_step(at) -> int | None:
+    """The class's step on a student's screen: its first status line (the step after,
+    drawn ahead and hidden, has its own below it)."""
+    return student_step(texts(at))
+
+
 def keys(at) -> set[str]:
     widgets = [*at.button, *at.radio, *at.toggle, *at.selectbox, *at.text_input]
     return {str(widget.key) for widget in widgets}
@@ -97,6 +104,27 @@ def bars(at) -> dict[int, list[int]]:
     """The projector's histogram: round → counts in option order."""
     figure = chart(at, "live_votes")
     return {int(t["name"].split()[-1]): t["x"] for t in figure["data"]}
+
+
+def test_a_students_screen_holds_the_step_after_as_the_projector_will_ask_it(store):
+    """The step after the class's is drawn ahead (hidden until the push announces it):
+    asking, round 1, with the answers the projector then publishes, nothing revealed."""
+    lecturer, code = start_class()
+    student = join(code, DEVICES[0])
+    assert class_step(student) == 1
+    assert f"Class {code} · Step 2 of {STEPS} · vote open" in texts(student)
+    ahead = list(student.radio(key="live_vote_2_1").options)
+    assert not student.radio(key="live_vote_2_1").disabled
+    assert not any(text.startswith("The answer:") for text in texts(student))
+    press(lecturer, "Next ▶")  # the projector computes and publishes step 2's answers
+    assert list(store.state(code).votes) == ahead
+    ok(lecturer.button(key="lesson_reveal").click().run())
+    ok(student.run())
+    assert class_step(student) == 2
+    assert student.radio(key="live_vote_2_1").disabled  # the class's step 2, revealed
+    assert any(text.startswith("The answer:") for text in texts(student))
+    assert list(student.radio(key="live_vote_3_1").options)  # and step 3 ahead, asking
+    assert not student.radio(key="live_vote_3_1").disabled
 
 
 def test_a_class_from_start_to_close(any_store):
@@ -119,7 +147,7 @@ def test_a_class_from_start_to_close(any_store):
     options = list(state.votes)
     for at in students:
         ok(at.run())
-        assert f"Step 2 of {STEPS}" in " ".join(texts(at))
+        assert class_step(at) == 2
         assert list(at.radio(key="live_vote_2_1").options) == options
     # No one has answered step 2: the projector says so instead of drawing empty bars.
     assert "none yet" in " ".join(texts(lecturer))

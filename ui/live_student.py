@@ -4,11 +4,13 @@ the class screen, a fragment, when they differ from what it draws), the vote on 
 step's answers (acknowledged only once the store has it), the reveal, and "Explore alone"
 / "Follow the lecturer". No lecturer control is drawn here. A Next reruns every screen at
 once, so what they share is made once per process: the class's state per pushed screen,
-the step's view and chart per scenario."""
+the step's view and chart per scenario. The step after is drawn too, hidden: when the
+push announces it, the browser shows it at once, before its screen's rerun."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
 import time
 from collections.abc import Iterator
@@ -38,6 +40,8 @@ _TYPED_ERROR = "live_typed_code_error"
 _PUSHED = "live_pushed"  # session: the screen the last push announced, until drawn
 _UNTOLD = "live_untold"  # session: exploring alone or not, as the class has not heard yet
 _PUSH_KEY = "live_push"
+NOW = "class_step_"  # + the step: the container of the class's step on this screen
+AHEAD = "class_ahead_"  # + the step: the container of the step after, drawn hidden
 # A Next reruns every student's screen at once: the first rerun in this process reads the
 # class, the others, pushed the same screen within REUSE_SECONDS, draw that read.
 REUSE_SECONDS = 2.0
@@ -219,12 +223,16 @@ def revealed(step: LessonStep, view: StepView, state: PublicState) -> None:
         st.markdown(line)
 
 
-def follow_pushes(state: PublicState) -> None:
+def follow_pushes(state: PublicState, ahead: PublicState | None) -> None:
     """Rerun the class's screen when the pushed screen differs from this one (the trigger
-    itself reruns the fragment)."""
+    itself reruns the fragment); when it is the screen drawn `ahead`, show that at once."""
     _push_component(
         key=_PUSH_KEY,
-        data={"url": f"/api/classes/{state.code}/events", "drawn": screen_of(state)},
+        data={
+            "url": f"/api/classes/{state.code}/events",
+            "drawn": screen_of(state),
+            "ahead": None if ahead is None else screen_of(ahead),
+        },
         on_moved_change=_moved,
     )
 
@@ -332,6 +340,27 @@ def show_step(step: LessonStep, scenario: Scenario, state: PublicState) -> None:
         lesson.draw_chart(step.text, chart, present=False)
 
 
+def ahead_css(steps: int) -> str:
+    """The page's rules for the steps drawn ahead: each stays out of sight, out of the
+    tab order and out of a screen reader's reach until the push component marks it shown
+    (`data-class-shown` on the page), which hides the step before it. The container's
+    wrapper takes no room (the container itself grows to its content in it) and gives
+    back its row gap; a label sets its own visibility, hence the `*` rule. Rules per
+    step, named after the containers, so a rerun's new containers are never caught by a
+    mark meant for the old ones."""
+    rules = []
+    for number in range(2, steps + 1):
+        hidden = f'html:not([data-class-shown="{number}"])'
+        ahead = f".st-key-{AHEAD}{number}"
+        rules += [
+            f"{hidden} div:has(> {ahead}) {{height: 0; overflow: hidden; margin-top: -1rem;}}",
+            f"{hidden} {ahead}, {hidden} {ahead} * {{visibility: hidden !important;}}",
+            f'html[data-class-shown="{number}"] .st-key-{NOW}{number - 1} '
+            "{display: none !important;}",
+        ]
+    return "<style>\n" + "\n".join(rules) + "\n</style>"
+
+
 def follow_the_class(code: str, scenario: Scenario, steps: list[LessonStep]) -> None:
     """A student's page: join, then draw the lecturer's step and stop the script; while
     exploring alone, only the button back, and the Lesson's own page goes on below."""
@@ -343,16 +372,37 @@ def follow_the_class(code: str, scenario: Scenario, steps: list[LessonStep]) -> 
     if detached():
         follow_button(state)
         return
+    st.html(ahead_css(len(steps)))
     class_screen(code, scenario, steps)
     st.stop()
 
 
+def step_ahead(
+    state: PublicState, scenario: Scenario, steps: list[LessonStep]
+) -> PublicState | None:
+    """The class as the lecturer's Next from `state` will push it, with this screen's
+    answers (the projector's, when it shows the same sentence and setting); None on the
+    last step, or on a step this sentence cannot show."""
+    number = state.step + 1
+    if number > len(steps):
+        return None
+    try:
+        view, _ = step_screen(steps[number - 1], scenario, number, revealed=False)
+    except ValueError:
+        return None
+    votes = dict.fromkeys(view.quiz.options, 0)
+    return dataclasses.replace(
+        state, step=number, phase="asking", round=1, answered=0, votes=votes, question=""
+    )
+
+
 @st.fragment
 def class_screen(code: str, scenario: Scenario, steps: list[LessonStep]) -> None:
-    """The class's step on this screen. A fragment: a push or a vote reruns only this,
-    not the sidebar and the navigation (a Next reruns every student's screen at once).
-    When the class refuses (it ended) or the student chose to explore alone, the whole
-    page runs again and says so."""
+    """The class's step on this screen, and the step after, hidden until the push says
+    the lecturer moved there. A fragment: a push or a vote reruns only this, not the
+    sidebar and the navigation (a Next reruns every student's screen at once). When the
+    class refuses (it ended) or the student chose to explore alone, the whole page runs
+    again and says so."""
     with _in_turn(), screen_assumed(narrow_screen()):  # the width asked once per screen
         try:
             state = screen_state(code, st.session_state.pop(_PUSHED, None))
@@ -361,11 +411,17 @@ def class_screen(code: str, scenario: Scenario, steps: list[LessonStep]) -> None
         if detached():
             st.rerun(scope="app")
         number = min(state.step, len(steps))
-        status(state)
         st.session_state[lesson.STEP_KEY] = number
-        show_step(steps[number - 1], scenario, state)
+        with st.container(key=f"{NOW}{number}"):
+            status(state)
+            show_step(steps[number - 1], scenario, state)
+        ahead = step_ahead(state, scenario, steps)
+        if ahead is not None:
+            with st.container(key=f"{AHEAD}{ahead.step}"):
+                status(ahead)
+                show_step(steps[ahead.step - 1], scenario, ahead)
         explore_button(code)
-        follow_pushes(state)
+        follow_pushes(state, ahead)
 
 
 @contextlib.contextmanager

@@ -3,9 +3,20 @@
 // draws has changed: the lecturer moved, revealed, opened round 2, or closed the class.
 // EventSource reconnects by itself when a stream ends; a refused reconnect (the class is
 // gone) also asks for a rerun, which then says so.
+// The screen also holds the step after, drawn hidden (data.ahead: the screen the push
+// will announce when the lecturer goes Next). When the push announces exactly that, the
+// page marks it shown (data-class-shown on <html>; the page's CSS, live_student.ahead_css,
+// then shows it and hides the step before) at once, and the rerun follows. The mark stays
+// while the page still holds that hidden step, and goes with the rerun that replaces it.
 // One stream per screen for the whole class: each rerun mounts this again with the screen
 // it drew (data.drawn), and the new mount takes over the open stream instead of opening
 // another, so a Next does not send every phone's stream through the server again.
+function showAhead(listening) {
+  const root = document.documentElement;
+  if (listening.shown) root.dataset.classShown = String(JSON.parse(listening.shown).step);
+  else delete root.dataset.classShown;
+}
+
 function mount({ data, setTriggerValue, parentElement }) {
   let listening = parentElement.classPush;
   clearTimeout(listening?.closing);
@@ -14,6 +25,8 @@ function mount({ data, setTriggerValue, parentElement }) {
     const source = new EventSource(data.url);
     listening = parentElement.classPush = { url: data.url, source };
     source.onmessage = (event) => {
+      listening.shown = event.data === listening.ahead ? event.data : null;
+      showAhead(listening);
       if (event.data !== listening.drawn) listening.trigger("moved", event.data);
     };
     source.onerror = () => {
@@ -21,10 +34,17 @@ function mount({ data, setTriggerValue, parentElement }) {
     };
   }
   listening.drawn = data.drawn;
+  listening.ahead = data.ahead;
+  if (listening.shown !== data.ahead) listening.shown = null;
+  showAhead(listening);
   listening.trigger = setTriggerValue;
   document.documentElement.dataset.classPush = "listening"; // tests can wait for it
   // A mount that follows at once (a rerun) keeps the stream; an unmount closes it.
   return () => {
-    listening.closing = setTimeout(() => listening.source.close(), 0);
+    listening.closing = setTimeout(() => {
+      listening.source.close();
+      listening.shown = null;
+      showAhead(listening);
+    }, 0);
   };
 }
