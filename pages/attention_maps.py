@@ -25,7 +25,7 @@ st.title("Attention maps")
 st.caption(run.source)
 
 asked = st.segmented_control(
-    "Attention: **self** (one sentence looks at itself) or **cross** (a second "
+    "Attention: self (one sentence looks at itself) or cross (a second "
     "sentence's queries look at this one)",
     url_params.options("maps_kind"),
     default=url_params.default("maps_kind"),

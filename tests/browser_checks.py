@@ -65,3 +65,15 @@ def assert_no_failure(page) -> None:
     """No exception and no st.error on the page."""
     failures = page.locator(FAILURES)
     assert failures.count() == 0, failures.all_inner_texts()
+
+
+# Streamlit gives a widget's group its label as written (aria-label): markdown there is
+# read aloud ("star star Check yourself"), and so are literal()'s escapes.
+_MARKED_UP_NAMES = r"""() => [...document.querySelectorAll('[aria-label]')]
+    .map((el) => el.getAttribute('aria-label'))
+    .filter((name) => /\*\*|__|\\[\\`*_{}\[\]()#+.!$-]|&(lt|gt|amp);/.test(name))"""
+
+
+def marked_up_names(page) -> list[str]:
+    """The accessible names (aria-label) on the page that carry markdown or its escapes."""
+    return page.evaluate(_MARKED_UP_NAMES)

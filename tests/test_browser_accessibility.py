@@ -4,7 +4,8 @@ in one page) at 1280×720, a projector, and every page at 390×844, a phone, wit
 for WCAG 2.0, 2.1 and 2.2 levels A and AA. No critical and no serious violation may
 remain anywhere on the page, Streamlit's own chrome included (none is found there at
 these sizes, so nothing is allowed for). axe cannot judge charts' meaning or colour
-choices; tests/test_colours.py checks those."""
+choices; tests/test_colours.py checks those. Beside axe: no accessible name carries
+markdown (Streamlit names a widget's group by its label as written)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from attention.teaching.lesson.content import lesson_text
 from harness.browser import wait_until_drawn
+from tests.browser_checks import marked_up_names
 from tests.test_browser_layout import PAGE_CHARTS
 from ui.navigation import PAGES
 
@@ -53,7 +55,7 @@ def _audit(chromium, app_url: str, size: tuple[int, int], path: str) -> list[str
         wait_until_drawn(page, min_charts=PAGE_CHARTS.get(name, 0))
         page.wait_for_selector(DRAWN.get(name, HEADING))
         assert page.locator('[data-testid="stException"]').count() == 0
-        return _blocking_violations(page)
+        return _blocking_violations(page) + marked_up_names(page)
     finally:
         context.close()
 
@@ -77,7 +79,7 @@ def test_no_serious_violation_on_any_lesson_step(chromium, app_url):
             wait_until_drawn(page, min_charts=int(number <= STEPS))
             page.wait_for_selector(HEADING)
             assert page.locator('[data-testid="stException"]').count() == 0, shown
-            found[shown] = _blocking_violations(page)
+            found[shown] = _blocking_violations(page) + marked_up_names(page)
             if number <= STEPS:
                 page.get_by_role("button", name="Next ▶").click()
     finally:

@@ -7,6 +7,8 @@ all network requests blocked and no page error."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -26,8 +28,8 @@ STEPS = len(lesson_text())
 MEASURE = """() => {
     const box = (el) => el.getBoundingClientRect();
     const svg = document.querySelector('[data-testid="stPlotlyChart"] .main-svg');
-    const question = document.querySelector(
-        '[data-testid="stRadio"] [data-testid="stWidgetLabel"] p');
+    const question = [...document.querySelectorAll('[data-testid="stMarkdownContainer"] p')]
+        .find((p) => p.innerText.startsWith('Check yourself:'));
     return {
         scroll: document.querySelector('[data-testid="stMain"]').scrollHeight,
         header: box(document.querySelector('[data-testid="stHeader"]')).bottom,
@@ -60,11 +62,15 @@ def _fits(page, where: str) -> dict:
     return shown
 
 
+def quiz(page):
+    """The step's quiz: the radio group named by its question."""
+    return page.get_by_role("radiogroup", name=re.compile(r"^Check yourself: "))
+
+
 def _answer(page, option: str) -> None:
     """Click a quiz option and wait for the step to redraw with its feedback."""
-    quiz = page.locator('[data-testid="stRadio"]', has_text="Check yourself")
     count_script_runs(page)
-    quiz.get_by_text(option, exact=True).click()
+    quiz(page).get_by_text(option, exact=True).click()
     wait_for_rerun(page, min_charts=1)
 
 
@@ -73,8 +79,7 @@ def _right_and_wrong(page) -> tuple[str, str]:
     another of its options."""
     answer = page.locator('[data-testid="stAlert"]', has_text="The answer: “").inner_text()
     right = answer.split("“", 1)[1].split("”. ", 1)[0]
-    quiz = page.locator('[data-testid="stRadio"]', has_text="Check yourself")
-    options = quiz.locator('[data-testid="stMarkdownContainer"] p').all_inner_texts()[1:]
+    options = quiz(page).locator('[data-testid="stMarkdownContainer"] p').all_inner_texts()
     assert right in options
     return right, next(o for o in options if o != right)
 
@@ -178,8 +183,7 @@ def test_the_lecture_steps_heads_move_by_hand_after_the_answer(page, app_url):
     wait_until_drawn(page, min_charts=1)
     page.wait_for_function("() => document.documentElement.dataset.lessonKeys === 'listening'")
     assert point(page).count() == 0  # asks first
-    quiz = page.locator('[data-testid="stRadio"]', has_text="Check yourself")
-    quiz.get_by_text("head 2", exact=True).click()
+    quiz(page).get_by_text("head 2", exact=True).click()
     point(page).wait_for()
     count_script_runs(page)
     mouse_drag(page, point(page), screen_xy(page, -2.0, -4.0))

@@ -370,7 +370,7 @@ def test_a_typed_junk_code_gets_plain_words(store):
 def projector_question(lecturer) -> str:
     """The question as the projector's own quiz asks it (markdown, its tokens escaped)."""
     prefix = "**Check yourself:** "
-    return next(r.label for r in lecturer.radio if r.label.startswith(prefix)).removeprefix(prefix)
+    return next(t for t in texts(lecturer) if t.startswith(prefix)).removeprefix(prefix)
 
 
 def test_a_student_on_another_sentence_is_shown_the_projectors_question(store):

@@ -251,8 +251,11 @@ def quiz(text: StepText, view: StepView) -> None:
     digest = hashlib.sha1(("|".join(options) + question).encode()).hexdigest()[:10]
     key = f"quiz_{text.id}_{digest}"  # a new sentence is a new question
     right = view.quiz.right
+    # The label is the radio group's accessible name as written (no markdown, which a
+    # screen reader would read out); the question shows as markdown above it.
+    st.markdown(f"**Check yourself:** {question}")
     choice = st.radio(
-        f"**Check yourself:** {question}",
+        f"Check yourself: {fill(text.question, view.facts, str)}",
         options,
         index=None,
         key=key,
@@ -260,6 +263,7 @@ def quiz(text: StepText, view: StepView) -> None:
         horizontal=True,
         on_change=record_answer,
         args=(text.id, key, right),
+        label_visibility="collapsed",
     )
     if phase(text.id) == ASKING:
         return

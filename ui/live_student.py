@@ -178,7 +178,7 @@ def vote(code: str, state: PublicState) -> None:
         return
     key = f"live_vote_{state.step}_{state.round}"
     st.radio(
-        "**Your answer**",
+        "Your answer",  # the group's accessible name as written: no markdown
         options,
         index=None,
         key=key,
