@@ -301,7 +301,7 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
             ]
         )
         split = ", ".join(f"{name} {seconds:.2f}" for name, seconds in spent.items())
-        swapped = sum(1 for s in students if s.shown_at.get(moved, 0) < s.drawn_at.get(moved, 0))
+        swapped = sum(1 for s in students if moved in s.shown_ahead)
         rows.append(
             [
                 "… every student's rerun drew it, p95 (s)",

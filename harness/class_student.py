@@ -50,6 +50,7 @@ class ClassStudent:
     drawn_at: dict[int, float] = field(default_factory=dict)  # step → when a run drew it
     showing: int = 0  # the step its page showed last
     ahead: str | None = None  # the screen its page holds drawn ahead, hidden
+    shown_ahead: set[int] = field(default_factory=set)  # steps shown from the drawn ahead
     pushed_at: dict[int, float] = field(default_factory=dict)  # step → when first pushed
     errors: list[str] = field(default_factory=list)
     reruns: set[asyncio.Task] = field(default_factory=set)  # pending, kept from the GC
@@ -142,9 +143,10 @@ class ClassStudent:
         step = json.loads(screen).get("step")
         if step is not None:
             self.pushed_at.setdefault(step, time.monotonic())
-        if screen == self.ahead:  # the page shows the step it drew ahead, then reruns
+        if screen == self.ahead and step not in self.shown_at:  # shown at once, then rerun
             self.showing = step
-            self.shown_at.setdefault(step, time.monotonic())
+            self.shown_at[step] = time.monotonic()
+            self.shown_ahead.add(step)
         self.rerun_soon(screen)
         self.screen_changed.set()
         self.screen_changed = asyncio.Event()

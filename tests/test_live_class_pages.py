@@ -14,6 +14,7 @@ import pytest
 import redis
 
 from attention.teaching.lesson.content import lesson_text
+from attention.teaching.markdown import literal
 from classroom.redis_store import RedisClassStore
 from classroom.sqlite_store import SQLiteClassStore
 from harness.class_student import class_step as student_step
@@ -125,6 +126,27 @@ def test_a_students_screen_holds_the_step_after_as_the_projector_will_ask_it(sto
     assert any(text.startswith("The answer:") for text in texts(student))
     assert list(student.radio(key="live_vote_3_1").options)  # and step 3 ahead, asking
     assert not student.radio(key="live_vote_3_1").disabled
+
+
+def test_on_every_step_a_student_on_the_join_link_asks_what_the_projector_asks(store):
+    """Default sentence and settings on both screens: at every step the student's screen
+    asks its own question with the projector's answers (never "the projector's question"),
+    and the step it drew ahead has the answers the lecturer's Next then publishes (a
+    radio's options as drawn: markdown-escaped)."""
+    lecturer, code = start_class()
+    student = join(code, DEVICES[0])
+    for number in range(1, STEPS + 1):
+        state = store.state(code)
+        assert (state.step, class_step(student)) == (number, number)
+        drawn = student.radio(key=f"live_vote_{number}_1").options
+        assert list(drawn) == [literal(option) for option in state.votes]
+        assert OTHER_VIEW not in texts(student), number
+        if number == STEPS:
+            break
+        ahead = list(student.radio(key=f"live_vote_{number + 1}_1").options)
+        press(lecturer, "Next ▶")
+        assert [literal(option) for option in store.state(code).votes] == ahead, number + 1
+        ok(student.run())
 
 
 def test_a_class_from_start_to_close(any_store):

@@ -416,11 +416,21 @@ def presenter_figure(
     draw_chart(text, chart(text, view, number, True, revealed, projected), present=True)
 
 
+def unmoved_value(control: Control, scenario: Scenario) -> object:
+    """A step control's value before a session moves it: the sidebar's value for one that
+    sets a sidebar parameter (as control() draws it), else the control's default."""
+    return control.default if control.sidebar is None else getattr(scenario, control.sidebar)
+
+
 def control_value(step: LessonStep, scenario: Scenario) -> object:
-    """The value of a step's own control: as last set in this session, else its default."""
+    """The value of a step's own control: the sidebar's for one that sets a sidebar
+    parameter, else as last set in this session, else its default. A class's screen
+    never draws the control, yet must compute the view the projector shows."""
     control = step.control(scenario)
     if control is None:
         return None
+    if control.sidebar is not None:
+        return unmoved_value(control, scenario)
     return st.session_state.get(control.key, control.default)
 
 

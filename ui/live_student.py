@@ -308,7 +308,7 @@ def _make_all(scenario: Scenario, steps: list[LessonStep]) -> None:
         for number, step in enumerate(steps, 1):
             with contextlib.suppress(ValueError):  # a step this sentence cannot show
                 control = step.control(scenario)
-                value = None if control is None else control.default
+                value = None if control is None else lesson.unmoved_value(control, scenario)
                 for revealed in (False, True):
                     with screen_assumed(narrow):
                         step_screens.step_chart(step, scenario, value, number, revealed)
