@@ -8,7 +8,8 @@ stream (GET /api/classes/CODE/events) that makes it rerun when the class moves, 
 push component does. Measured:
 - join: N students open the join link within 10 s (each worker warmed first by one page,
   as a lecturer opening the link before class does); seconds from the page's GET to the
-  run that draws the status line "Class CODE · Step 1 of …" (joined, step drawn);
+  run that draws the status line "Class CODE · Step 1 of …" (joined, step drawn), and
+  the workers' CPU from the first join until 3 s after the last, per student;
 - Next: the lecturer's click → each student shows the next step: when the push announces
   the very screen its page drew ahead (hidden), at once, as ui/components/class_push.js
   does; else when its rerun has drawn "Step S of …". Then the click → every rerun drawn,
@@ -265,17 +266,27 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
             await asyncio.sleep(random.uniform(0, JOIN_WINDOW))
             return await student.join()
 
+        pids = worker_pids(cluster)
+        before_joins = cpu_seconds(pids)
         joins = await asyncio.gather(*(join_later(s) for s in students))
         join_errors = sum(1 for s in students if s.errors)
         state = await wait_state(api, lambda s: s["joined"] >= n)
-        rows.append(["join p95 (s), first step drawn", p95(joins), "≤ 3", f"{n} joined"])
-        rows.append(["join errors", join_errors, "0", f"joined: {state['joined']}"])
 
         stop = asyncio.Event()
         listeners = [asyncio.create_task(s.listen(f"{api}/events", stop)) for s in students]
         await asyncio.sleep(3.0)  # every stream has sent its first screen
+        joined_cpu = cpu_seconds(pids) - before_joins
+        rows.append(
+            [
+                "join p95 (s), first step drawn",
+                p95(joins),
+                "≤ 3",
+                f"{n} joined; workers' CPU {1000 * joined_cpu / n:.1f} ms per student"
+                " (their joins and streams, and the projector's step)",
+            ]
+        )
+        rows.append(["join errors", join_errors, "0", f"joined: {state['joined']}"])
 
-        pids = worker_pids(cluster)
         waited = await lecturer.settled() + await quiet(pids + browser_pids())
         groups = {
             "workers": pids,
@@ -403,7 +414,8 @@ async def run(args: argparse.Namespace, url: str, cluster: Cluster, redis: Redis
                 f"kill: lecturer's Next → step {last}, every student",
                 f"{len(followed)}/{n}",
                 f"{n}/{n}",
-                f"p95 {p95(followed):.2f} s, store step {state['step']}",
+                f"p95 {p95(followed):.2f} s, store step {state['step']}; "
+                f"{sum(1 for s in students if last in s.shown_ahead)} shown drawn ahead",
             ]
         )
         rows.append(
