@@ -301,7 +301,7 @@ html {font-size: max(17px, min(1.328125vw, 2.36111vh)) !important;}
 [data-testid="stMainBlockContainer"] {padding-top: 3.8rem; padding-bottom: 0;}
 [data-testid="stMainBlockContainer"] p, [data-testid="stMainBlockContainer"] li
 {font-size: 1.08rem; line-height: 1.45;}
-[data-testid="stMainBlockContainer"] h2 {font-size: 1.65rem; padding: 0.1rem 0 0 0;}
+[data-testid="stMainBlockContainer"] h2 {font-size: 1.65rem; padding: 0.1rem 0 0.3rem 0;}
 [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] {gap: 0.55rem;}
 .st-key-lesson_notice {gap: 0.3rem !important;}
 .st-key-lesson_notice p {font-size: 0.98rem; line-height: 1.32;}
