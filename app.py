@@ -6,7 +6,7 @@ import streamlit as st
 
 from attention.core.process_tuning import tune_process
 from ui.media import report_media
-from ui.navigation import app_pages, mark_entry, to_the_class
+from ui.navigation import app_pages, join_link, mark_entry, to_the_class
 from ui.page_style import page_style
 
 
@@ -21,7 +21,7 @@ def _tune_process() -> dict[str, bool]:
 st.set_page_config(page_title="Head Spaces", page_icon=":material/scatter_plot:", layout="wide")
 _tune_process()
 page_style()
-report_media()
+report_media(narrow_first=join_link())
 page = st.navigation(app_pages())
 to_the_class(page)
 mark_entry()

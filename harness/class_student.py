@@ -86,10 +86,11 @@ class ClassStudent:
         return time.monotonic() - start
 
     async def _say_who(self) -> None:
-        """What a new session's components send: the device id, and a phone's width."""
+        """What a new session's components send: the device id, and whether the screen is
+        a phone's when that differs from what the page assumes (ui/media.py)."""
         await self._run(self.tab.set_component_state(DEVICE_KEY, {"device": self.device}))
-        if self.phone:
-            await self._run(self.tab.set_component_state(NARROW_KEY, {"matches": True}))
+        if self.tab.component_data(NARROW_KEY).get("matches", False) != self.phone:
+            await self._run(self.tab.set_component_state(NARROW_KEY, {"matches": self.phone}))
 
     async def rerun(self, screen: str) -> None:
         """What the push component does with a new screen: its trigger reruns the class's

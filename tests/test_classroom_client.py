@@ -3,7 +3,8 @@ harness.streamlit_client load Head spaces and move the sidebar's Heads slider by
 server must send both the same elements (cached ones resolved), as many Plotly charts as
 the page draws, and the same scenario in the address bar. And a live class's push: the
 browser reruns only the class's fragment, with the push component's trigger, and so does
-the client (the page outside the fragment kept)."""
+the client (the page outside the fragment kept). And on a join link a phone's browser
+says nothing of its width (assumed), a laptop's says it is wide."""
 
 from __future__ import annotations
 
@@ -233,3 +234,46 @@ def test_a_phone_client_gets_the_screen_a_phone_browser_gets(app_url, chromium):
     assert browser[1] == ["h"]  # the phone browser's bar lies under the plot
     assert as_phone == browser
     assert as_wide[1] == ["v"] and as_wide != browser
+
+
+def _width_reports(frames: list[bytes]) -> list[dict]:
+    """What the reruns a browser asked for said of ui.media's phone-width reporter."""
+    return [
+        json.loads(widget.json_value)
+        for rerun in _reruns(frames)
+        for widget in rerun.widget_states.widgets
+        if widget.id.endswith("-narrow_screen") and widget.json_value
+    ]
+
+
+@pytest.mark.parametrize(("width", "reports"), [(390, []), (1280, [{"matches": False}])])
+def test_on_a_join_link_a_phone_says_nothing_of_its_width(app_url, chromium, width, reports):
+    """A class's join link assumes a phone's width (ui/media.py): a phone joins without
+    the rerun its width report would cost, a laptop says it is wide and gets the wide
+    step chart (its colour bar beside the plot, not under it)."""
+    store = open_store()
+    texts = lesson_text()
+    opened = store.open_class(len(texts), ["yes", "no"])
+    store.set_step(opened.code, opened.secret, 9, ["left", "right"])  # colour bars beside
+    key = f"lesson_view_{texts[8].id}"
+    page = chromium.new_context(viewport={"width": width, "height": 844}).new_page()
+    sent: list[bytes] = []
+    received: list[bytes] = []
+
+    def listen(ws) -> None:
+        ws.on("framesent", lambda data: sent.append(data))
+        ws.on("framereceived", lambda data: received.append(data))
+
+    page.on("websocket", listen)
+    page.goto(f"{app_url}/lesson?class={opened.code}")
+    _shows(page, f"Step 9 of {len(texts)}")
+    wait_until_drawn(page, min_charts=1)
+    page.wait_for_timeout(1500)  # a report would have been sent by now
+    orientation = "h" if width < 640 else "v"
+    deadline = time.monotonic() + 30
+    while _step_chart(_last_spec(received, key))[1] != [orientation]:
+        assert time.monotonic() < deadline, _step_chart(_last_spec(received, key))
+        page.wait_for_timeout(200)
+    page.context.close()
+    store.close_class(opened.code, opened.secret)
+    assert _width_reports(sent)[:1] == reports  # each rerun after a report repeats it

@@ -1,9 +1,10 @@
 """What the student's browser says about its screen, for layouts the server chooses: the
 server cannot see a CSS media query (prefers-reduced-motion, a phone's width), so a tiny
 bidirectional component per query evaluates it and sends it back only when it differs
-from what the page already assumes (no match), and again whenever it changes. The
-reporters are drawn once per run by app.py; pages only read the answers (False until
-the browser has said otherwise, and in AppTest, which runs a page alone)."""
+from what the page already assumes (no match; on a class's join link, a phone's width),
+and again whenever it changes. The reporters are drawn once per run by app.py; pages
+only read the answers (the assumption until the browser has said otherwise, and in
+AppTest, which runs a page alone)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ NARROW_QUERY = "(max-width: 640px)"
 # phones or tablets joining, would each rerun once more for it.
 SMALL_WINDOW_QUERY = "(min-width: 641px) and (max-width: 1100px)"
 REDUCED_MOTION_QUERY = "(prefers-reduced-motion: reduce)"
+_NARROW_FIRST = "narrow_screen_first"  # session: a phone's width assumed until told
 _report = mounted_component("head_spaces_media_query", "media_query.js")
 
 
@@ -34,9 +36,12 @@ REPORTERS = (*_QUERIES, _SMALL_WINDOW)
 _assumed = threading.local()  # a thread drawing for no browser: the width it assumes
 
 
-def report_media() -> None:
+def report_media(narrow_first: bool = False) -> None:
     """Draw the reporters, once per run (app.py): each sends its query's answer into the
-    session state under its key; a change reruns the app."""
+    session state under its key; a change reruns the app. `narrow_first`, as said at a
+    session's first run: assume a phone's width until the browser says otherwise (a
+    class's join link, opened on phones: a phone then joins without that one rerun)."""
+    st.session_state.setdefault(_NARROW_FIRST, narrow_first)
     for key, query in _QUERIES.items():
         _report_query(key, query)
 
@@ -51,7 +56,10 @@ def _report_query(key: str, query: str) -> None:
 
 
 def _matches(key: str) -> bool:
-    return bool(st.session_state.get(key, {}).get("matches"))
+    said = st.session_state.get(key, {}).get("matches")
+    if said is None:  # the browser has not said: what the page assumes
+        return key == "narrow_screen" and st.session_state.get(_NARROW_FIRST, False)
+    return bool(said)
 
 
 def prefers_reduced_motion() -> bool:

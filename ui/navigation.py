@@ -61,6 +61,12 @@ def to_the_class(page: st.Page) -> None:
         st.switch_page(lesson, query_params=st.query_params.to_dict())
 
 
+def join_link() -> bool:
+    """Whether the address is a class's join link and nothing more (`?class=CODE`, as the
+    projector and its QR code give it): most who open one are on a phone."""
+    return set(st.query_params) == {CLASS_PARAM}
+
+
 def mark_entry() -> None:
     """Called by app.py on every run, just before it runs the page."""
     st.session_state[_ENTERED] = True
