@@ -60,7 +60,8 @@ def press_until(page, name: str, reached, timeout_s: float = 30) -> float:
             if reached():
                 return time.monotonic() - start
             time.sleep(0.1)
-    raise AssertionError(f"{name} did not change the class in {timeout_s} s")
+    shown = page.evaluate("() => document.body?.innerText ?? ''")[:600]
+    raise AssertionError(f"{name} did not change the class in {timeout_s} s; the page: {shown}")
 
 
 def press_next_until(page, app_url: str, code: str, step: int, timeout_s: float = 30) -> float:
@@ -113,6 +114,9 @@ def test_the_lecturer_keeps_the_class_when_its_worker_dies_and_the_app_restarts(
     assert public_state(cluster.url, code)["step"] == 2
     shows(phone, f"Step 2 of {STEPS}", 30_000)  # the student follows the retaken class
     assert lecturers_worker(projector, cluster) is not victim
+    # The console was on the same dead worker: once its socket is back (Streamlit's
+    # reconnect backs off, 30 s and more on a loaded machine) it shows the class's step.
+    shows(console, f"Class {code} · Step 2 of {STEPS}", 90_000)
     took = press_until(  # the console (same browser, same dead worker) drives again too
         console, "Reveal the answer", lambda: public_state(cluster.url, code)["phase"] == "revealed"
     )

@@ -36,7 +36,7 @@ def shows(page, text: str, timeout_ms: int = FOLLOW_MS) -> float:
     """Wait until the page's text includes `text`; the seconds it took."""
     start = time.monotonic()
     page.wait_for_function(
-        "(text) => document.body.innerText.includes(text)", arg=text, timeout=timeout_ms
+        "(text) => document.body?.innerText.includes(text)", arg=text, timeout=timeout_ms
     )
     return time.monotonic() - start
 

@@ -131,7 +131,7 @@ def _fragment_of(frames: list[bytes], key: str) -> str:
 
 
 def _shows(page, text: str) -> None:
-    page.wait_for_function("(t) => document.body.innerText.includes(t)", arg=text, timeout=60_000)
+    page.wait_for_function("(t) => document.body?.innerText.includes(t)", arg=text, timeout=60_000)
 
 
 def test_a_push_reruns_the_class_fragment_in_the_browser_and_the_client(app_url, page):
