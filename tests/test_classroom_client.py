@@ -134,10 +134,8 @@ def _shows(page, text: str) -> None:
     page.wait_for_function("(t) => document.body?.innerText.includes(t)", arg=text, timeout=60_000)
 
 
-def test_a_push_reruns_the_class_fragment_in_the_browser_and_the_client(app_url, page):
-    store = open_store()  # the server's own (the default SQLite file)
-    steps = len(lesson_text())
-    opened = store.open_class(steps, ["yes", "no"])
+def _recorded(page) -> tuple[list[bytes], list[bytes]]:
+    """The frames the page's websockets send and receive from now on, as they come."""
     sent: list[bytes] = []
     received: list[bytes] = []
 
@@ -146,6 +144,14 @@ def test_a_push_reruns_the_class_fragment_in_the_browser_and_the_client(app_url,
         ws.on("framereceived", lambda data: received.append(data))
 
     page.on("websocket", listen)
+    return sent, received
+
+
+def test_a_push_reruns_the_class_fragment_in_the_browser_and_the_client(app_url, page):
+    store = open_store()  # the server's own (the default SQLite file)
+    steps = len(lesson_text())
+    opened = store.open_class(steps, ["yes", "no"])
+    sent, received = _recorded(page)
     page.goto(f"{app_url}/lesson?class={opened.code}")
     _shows(page, f"Step 1 of {steps}")
     page.wait_for_function("document.documentElement.dataset.classPush === 'listening'")
@@ -257,14 +263,7 @@ def test_on_a_join_link_a_phone_says_nothing_of_its_width(app_url, chromium, wid
     store.set_step(opened.code, opened.secret, 9, ["left", "right"])  # colour bars beside
     key = f"lesson_view_{texts[8].id}"
     page = chromium.new_context(viewport={"width": width, "height": 844}).new_page()
-    sent: list[bytes] = []
-    received: list[bytes] = []
-
-    def listen(ws) -> None:
-        ws.on("framesent", lambda data: sent.append(data))
-        ws.on("framereceived", lambda data: received.append(data))
-
-    page.on("websocket", listen)
+    sent, received = _recorded(page)
     page.goto(f"{app_url}/lesson?class={opened.code}")
     _shows(page, f"Step 9 of {len(texts)}")
     wait_until_drawn(page, min_charts=1)
