@@ -25,6 +25,7 @@ from classroom.store import new_device_id
 from harness.browser import wait_until_drawn
 from harness.class_student import ClassStudent, class_step
 from harness.streamlit_client import DONE, StreamlitTab, element_kinds
+from tests.test_browser_live_class import shows
 
 pytestmark = pytest.mark.browser
 
@@ -130,10 +131,6 @@ def _fragment_of(frames: list[bytes], key: str) -> str:
     return found
 
 
-def _shows(page, text: str) -> None:
-    page.wait_for_function("(t) => document.body?.innerText.includes(t)", arg=text, timeout=60_000)
-
-
 def _recorded(page) -> tuple[list[bytes], list[bytes]]:
     """The frames the page's websockets send and receive from now on, as they come."""
     sent: list[bytes] = []
@@ -153,13 +150,13 @@ def test_a_push_reruns_the_class_fragment_in_the_browser_and_the_client(app_url,
     opened = store.open_class(steps, ["yes", "no"])
     sent, received = _recorded(page)
     page.goto(f"{app_url}/lesson?class={opened.code}")
-    _shows(page, f"Step 1 of {steps}")
+    shows(page, f"Step 1 of {steps}", 60_000)
     page.wait_for_function("document.documentElement.dataset.classPush === 'listening'")
     fragment = _fragment_of(received, "live_push")
     assert fragment, "the push component is drawn inside a fragment"
     before = len(_reruns(sent))
     store.set_step(opened.code, opened.secret, 2, ["left", "right"])
-    _shows(page, f"Step 2 of {steps}")
+    shows(page, f"Step 2 of {steps}", 60_000)
     pushed = _reruns(sent)[before:]
     assert len(pushed) == 1
     assert pushed[0].fragment_id == fragment
@@ -189,7 +186,7 @@ def test_a_push_reruns_the_class_fragment_in_the_browser_and_the_client(app_url,
     assert sidebar <= before and sidebar <= kept  # the page outside the fragment: kept
     assert "live_vote_2_1" in before and "live_vote_2_1" not in kept  # the fragment's:
     assert "live_vote_3_1" in kept  # replaced by what its run drew
-    _shows(page, f"Step 3 of {steps}")  # and the browser followed too
+    shows(page, f"Step 3 of {steps}", 60_000)  # and the browser followed too
     store.close_class(opened.code, opened.secret)
 
 
@@ -218,7 +215,7 @@ def test_a_phone_client_gets_the_screen_a_phone_browser_gets(app_url, chromium):
     received: list[bytes] = []
     phone.on("websocket", lambda ws: ws.on("framereceived", lambda data: received.append(data)))
     phone.goto(f"{app_url}/lesson?class={opened.code}")
-    _shows(phone, f"Step 9 of {len(texts)}")
+    shows(phone, f"Step 9 of {len(texts)}", 60_000)
     deadline = time.monotonic() + 60
     while _step_chart(_last_spec(received, key))[1] != ["h"] and time.monotonic() < deadline:
         phone.wait_for_timeout(200)
@@ -265,7 +262,7 @@ def test_on_a_join_link_a_phone_says_nothing_of_its_width(app_url, chromium, wid
     page = chromium.new_context(viewport={"width": width, "height": 844}).new_page()
     sent, received = _recorded(page)
     page.goto(f"{app_url}/lesson?class={opened.code}")
-    _shows(page, f"Step 9 of {len(texts)}")
+    shows(page, f"Step 9 of {len(texts)}", 60_000)
     wait_until_drawn(page, min_charts=1)
     page.wait_for_timeout(1500)  # a report would have been sent by now
     orientation = "h" if width < 640 else "v"

@@ -29,7 +29,8 @@ _NARROW_FIRST = "narrow_screen_first"  # session: a phone's width assumed until 
 _report = mounted_component("head_spaces_media_query", "media_query.js")
 
 
-_QUERIES = {"motion_preference": REDUCED_MOTION_QUERY, "narrow_screen": NARROW_QUERY}
+_NARROW = "narrow_screen"
+_QUERIES = {"motion_preference": REDUCED_MOTION_QUERY, _NARROW: NARROW_QUERY}
 _SMALL_WINDOW = "small_window"
 # the reporters' keys (ui/page_style.py keeps them out of the flow)
 REPORTERS = (*_QUERIES, _SMALL_WINDOW)
@@ -58,7 +59,7 @@ def _report_query(key: str, query: str) -> None:
 def _matches(key: str) -> bool:
     said = st.session_state.get(key, {}).get("matches")
     if said is None:  # the browser has not said: what the page assumes
-        return key == "narrow_screen" and st.session_state.get(_NARROW_FIRST, False)
+        return key == _NARROW and st.session_state.get(_NARROW_FIRST, False)
     return bool(said)
 
 
@@ -70,7 +71,7 @@ def prefers_reduced_motion() -> bool:
 def narrow_screen() -> bool:
     """True on a screen 640 px wide or less (a phone): grids of panels go one per row."""
     assumed = getattr(_assumed, "narrow", None)
-    return _matches("narrow_screen") if assumed is None else assumed
+    return _matches(_NARROW) if assumed is None else assumed
 
 
 def small_window() -> bool:
