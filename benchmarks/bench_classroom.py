@@ -9,7 +9,7 @@ Each student opens a page, then every few seconds (think time drawn uniformly fr
            again and again (a fresh seed each time): the trainer must not block them.
 An action ends when its script_finished arrives. Every action must draw as many Plotly
 charts as the student's page load did, and the scenario in the address bar must be the
-one the student set ("wrong" counts either miss; tests/test_classroom_client.py checks that
+one the student set ("wrong" counts either miss; tests/browser/test_classroom_client.py checks that
 this client gets the same elements as Chromium for the same move). The server's CPU time
 (all workers) and peak RSS come from psutil.
 

@@ -24,7 +24,7 @@ agents' work at load average 12–24, so wall times are several times the CPU th
   string): a page-local control that changes one chart redraws one chart, a sidebar move
   that changes every chart redraws them all.
 - A changed chart was drawn three to six times, counted by hooking Plotly's
-  start-of-drawing flag (tests/test_browser_draws.py does the same). Streamlit mounts it
+  start-of-drawing flag (tests/browser/test_browser_draws.py does the same). Streamlit mounts it
   anew (its element id hashes the spec) and draws it; Plotly's automargin then measured
   the labels, widened the margins and drew it again (five times for Attention maps'
   square-celled maps, whose axes move with the margins); and Streamlit's react after

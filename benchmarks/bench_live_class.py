@@ -21,12 +21,12 @@ push component does. Measured:
 - idle: the workers' CPU (psutil, both processes) over 10 s with N connected, nobody acting;
 - kill: in the step after's round, half the votes are cast, then the worker the lecturer is NOT on
   is killed (SIGKILL; this measures the students: the lecturer's own worker dying is
-  tests/test_browser_lecturer_keeps.py's); every vote acknowledged before the kill must
+  tests/browser/test_browser_lecturer_keeps.py's); every vote acknowledged before the kill must
   be counted, the killed worker's students reconnect (a new session on the live worker,
   same device id), the other half votes, and with Redis the Redis server is killed and
   restarted (the count must be unchanged); then the lecturer's Next reaches the step
   after and every student follows. Not measured here: an app restart with SQLite
-  (tests/test_browser_lecturer_keeps.py restarts it once), the one-hour class's memory.
+  (tests/browser/test_browser_lecturer_keeps.py restarts it once), the one-hour class's memory.
 
     python -m benchmarks.bench_live_class --store sqlite --students 160
     python -m benchmarks.bench_live_class --store redis --students 40

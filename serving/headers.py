@@ -1,14 +1,15 @@
 """The security headers on every page of the site: one table that serving/nginx.py renders
 into the nginx site and that deploy/k8s/ingress.yaml's custom-headers ConfigMap must
-repeat (tests/test_deploy.py compares them)."""
+repeat (tests/classroom/test_deploy.py compares them)."""
 
 from __future__ import annotations
 
 # Index.html's one inline script (`window.prerenderReady = false`), allowed by its hash;
-# the hash changes with Streamlit's version (tests/test_deploy.py checks the installed file).
+# the hash changes with Streamlit's version (tests/classroom/test_deploy.py checks the
+# installed file).
 STREAMLIT_INLINE_SCRIPT = "sha256-THxz9J9+wf7rhwR2YkXJoSZ13UCmYyC+3lNDv2+8ugA="
 # As strict as Streamlit 1.67 and its Plotly work under, found in Chromium on every page
-# (tests/test_browser_serving.py): 'wasm-unsafe-eval' for Streamlit's protobuf decoder,
+# (tests/browser/test_browser_serving.py): 'wasm-unsafe-eval' for Streamlit's protobuf decoder,
 # 'unsafe-eval' for Plotly's WebGL charts (regl builds its draw calls with new Function),
 # blob: for st.components.v2, whose inline JS Streamlit imports from a blob: URL (the
 # playground and the reduced-motion reporter; only the page's own scripts can make one),

@@ -24,7 +24,7 @@ TEMP_DIRS = ("body", "proxy", "fastcgi", "uwsgi", "scgi")
 _PLACEHOLDER = re.compile(r"@([A-Z_]+)@")
 DEPLOY_HEADER = """\
 # GENERATED from serving/site.conf.template by `python -m serving.nginx`: edit the template
-# and regenerate (tests/test_deploy.py checks that this file is the rendering).
+# and regenerate (tests/classroom/test_deploy.py checks that this file is the rendering).
 # nginx in front of the compose replicas of `app`, mounted as conf.d/default.conf of the
 # official nginx image (inside its http block), with the same sticky scheme as `make serve`.
 # nginx resolves `app` to every replica when it starts: after

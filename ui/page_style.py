@@ -16,15 +16,15 @@ from ui.media import REPORTERS
 # and its navigation links show none; every keyboard focus gets a solid ring in the
 # theme's primary colour #0072B2 instead (5.2:1 on white, 4.8:1 on the sidebar). Switches,
 # radio buttons and sliders focus a hidden input: their widget wears the ring.
-# tests/test_browser_keyboard.py measures it on every stop of a keyboard walk.
+# tests/browser/test_browser_keyboard.py measures it on every stop of a keyboard walk.
 # A touch screen has no hover, so Plotly keeps its mode bar shown there, and its row of
 # buttons (224 px wide) lay over the titles of most charts on a phone or a tablet
-# (tests/test_browser_layout.py): touch screens go without it; Streamlit's full-screen
+# (tests/browser/test_browser_layout.py): touch screens go without it; Streamlit's full-screen
 # button stays. A table's toolbar (view, download, search, full screen) shows there too,
 # 2.75 rem above the table, where the 1 rem row gap held it over the element before
 # (a heading, a formula, another table's last row): the table makes 2 rem more room.
 # A collapsed sidebar only slides off the screen (Streamlit's transform): Tab went on
-# through its ~20 controls, unseen, before the page (tests/test_browser_tab_order.py).
+# through its ~20 controls, unseen, before the page (tests/browser/test_browser_tab_order.py).
 # Hidden once it has slid away (after Streamlit's 0.3 s), shown at once when it opens;
 # its widget labels set their own visibility (label_visibility), hence the `*` rule.
 PAGE_CSS = """<style>

@@ -23,7 +23,7 @@ from ui.translation import run_translation
 EXAMPLES = {example.label: example for example in translation.EXAMPLES}
 # Title characters across the cross-attention maps (grid.grid's `title_chars`), three
 # fifths of the page beside the heads' list, in a 1024-px window: 25 keep apart there
-# (tests/test_browser_layout.py; 34 fit at 1280 px).
+# (tests/browser/test_browser_layout.py; 34 fit at 1280 px).
 MAPS_COLUMN_TITLE_CHARS = 25
 KIND_NAMES = {
     "encoder": "Encoder self-attention",

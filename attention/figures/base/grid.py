@@ -32,7 +32,7 @@ TITLE_LINE_PX = 22  # a title line's height at the figures' font size
 CHART_MARGIN = {**MARGIN, "t": 60}
 AXIS_FRAME = {"showline": True, "linecolor": "#888888", "gridcolor": "#EEEEEE"}
 # Streamlit draws every new figure in a newly mounted chart (its element id hashes the
-# spec; tests/test_browser_draws.py checks it), then themes it through a JSON copy and
+# spec; tests/browser/test_browser_draws.py checks it), then themes it through a JSON copy and
 # calls Plotly.react again. Without a datarevision Plotly takes each copied array for
 # new data and draws the whole chart once more; a fixed one says nothing changed, which
 # holds: a mounted chart is never handed other data.

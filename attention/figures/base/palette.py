@@ -4,7 +4,7 @@ Head colours are titles and labels as well as marks, so every one reads as text 
 charts' white background (WCAG contrast ≥ 4.5:1), and the set stays apart for every
 colour vision: the smallest CIEDE2000 difference between two heads is ≥ 8 under normal
 vision and simulated deuteranopia, protanopia and tritanopia (≥ 12 among the first four,
-the default count; tests/test_colours.py measures both). Heads 1–4 keep the hues of Okabe
+the default count; tests/pages/test_colours.py measures both). Heads 1–4 keep the hues of Okabe
 & Ito's set (vermillion, blue, green, reddish purple), darkened to text contrast; heads
 5–16 were chosen by a max-min search over that contrast limit, each next head the one
 farthest from those before it, so fewer heads are further apart. Head numbers on marks

@@ -6,7 +6,7 @@ the react Streamlit makes right after drawing a new chart (to store its width) d
 whole chart a second time, on every chart of every move; the template's axis automargin
 added a third draw to most charts. The pages therefore show charts with `theme=None`,
 and `themed` puts the same look — Streamlit's theme resolved for this app's light theme
-(.streamlit/config.toml; tests/test_theme.py checks they agree) — into the layout, under
+(.streamlit/config.toml; tests/unit/test_theme.py checks they agree) — into the layout, under
 the figure's own values, with no template at all.
 """
 
