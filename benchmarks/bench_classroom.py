@@ -70,7 +70,7 @@ from harness.streamlit_client import Run, StreamlitTab
 from serving.cluster import Cluster, Worker, logged_upstreams
 from serving.launch import free_port
 from serving.nginx import ROUTE_COOKIE
-from ui.scenario import D_MODEL_CHOICES, MAX_HEADS, Scenario, parse_query, to_query
+from view_state.scenario import D_MODEL_CHOICES, MAX_HEADS, Scenario, parse_query, to_query
 
 FIELDS = [f.name for f in dataclasses.fields(Scenario)]
 DEFAULT_STUDENTS = {"follow": 40, "explore": 20, "train": 10}

@@ -65,7 +65,7 @@ from serving.cluster import Cluster, logged_upstreams
 from serving.launch import free_port
 from serving.nginx import ROUTE_COOKIE
 from tests.redis_server import RedisServer
-from ui.class_watch import POLL_SECONDS
+from ui.live.watch import POLL_SECONDS
 
 JOIN_WINDOW = 10.0
 VOTE_WINDOW = 20.0

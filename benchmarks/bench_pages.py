@@ -30,7 +30,7 @@ from attention.models.toy import toy_inputs
 from benchmarks.common import median_seconds, print_table
 from harness.browser import ROOT
 from ui.pooled_maps import maps_to_draw
-from ui.scenario import DEFAULT_TEXT
+from view_state.scenario import DEFAULT_TEXT
 
 LONG_TEXT = "The quick brown fox jumps over the lazy dog while seven owls watch. " * 6
 SIZES = [("default", DEFAULT_TEXT, 64, 4), ("64 tokens × 16 heads", LONG_TEXT, 64, 16)]

@@ -181,8 +181,8 @@ async def lecture(soak: Soak, until: float, every: float, steps: int) -> None:
 def class_answers() -> list[tuple[list[str], str]]:
     """Each step's answer options and right answer as a screen on the default scenario
     computes them (what the lecturer's page sends the class)."""
-    from ui.lesson_steps import LESSON_STEPS
-    from ui.scenario import Scenario
+    from ui.lesson.steps import LESSON_STEPS
+    from view_state.scenario import Scenario
 
     answers = []
     for step in LESSON_STEPS:

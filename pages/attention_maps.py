@@ -9,15 +9,15 @@ from attention.analysis.head_metrics import summarise_heads
 from attention.figures.attention_maps import MAX_GRID_CELLS, attention_grid
 from attention.figures.tables import head_kind_table, maps_table
 from attention.teaching.narration import attention_maps as narration
-from ui import url_params
+from ui.attention_maps.cross import cross_attention
+from ui.attention_maps.lines import lines_section
+from ui.attention_maps.one_head import one_head_large
+from ui.attention_maps.shown import ShownMaps
 from ui.charts import show_chart
 from ui.media import narrow_screen
 from ui.pooled_maps import maps_to_draw
-from ui.sections.attention_lines import lines_section
-from ui.sections.cross_attention_maps import cross_attention
-from ui.sections.head_enlarged import one_head_large
-from ui.shown_maps import ShownMaps
 from ui.sidebar import scenario_run, scenario_sidebar
+from view_state import url_params
 
 scenario = scenario_sidebar()
 run = scenario_run(scenario)

@@ -9,14 +9,16 @@ from attention.figures.block_rank_collapse import collapse_pca_figure, rank_coll
 from attention.figures.tables import panel_point_rows, series_rows
 from attention.teaching.narration import block as narration
 from attention.teaching.narration.block import LAYER_NORMS
-from ui import block_data, data, url_params
+from ui import data
+from ui.block import data as block_data
+from ui.block.anatomy import in_a_trained_model, what_the_block_does
+from ui.block.translation import three_attentions
 from ui.charts import show_chart
 from ui.data import ScenarioRun
 from ui.media import narrow_screen
-from ui.scenario import Scenario
-from ui.sections.block_anatomy import in_a_trained_model, what_the_block_does
-from ui.sections.translation_attentions import three_attentions
 from ui.sidebar import scenario_run, scenario_sidebar
+from view_state import url_params
+from view_state.scenario import Scenario
 
 
 @st.fragment

@@ -20,11 +20,12 @@ from attention.figures.tables import (
 )
 from attention.geometry.head_spaces import HeadSpaces, agreement_range, neighbours
 from attention.teaching.narration import head_spaces as narration
-from ui import data, url_params
+from ui import data
 from ui.charts import drawn_table, show_chart
 from ui.media import narrow_screen, prefers_reduced_motion
 from ui.pooled_maps import maps_to_draw
 from ui.sidebar import FOCUS_CHART, focus_from_click, scenario_run, scenario_sidebar
+from view_state import url_params
 
 
 @st.fragment

@@ -13,15 +13,15 @@ from attention.figures.heads_off import importance_figure, rollout_figure, switc
 from attention.figures.tables import head_score_rows, rollout_rows
 from attention.teaching.markdown import literal
 from attention.teaching.narration import heads_off as narration
-from ui import head_switches as hn
-from ui import url_params
 from ui.charts import show_chart
+from ui.heads_needed import switches as hn
+from ui.heads_needed.pruning import pruning_section
+from ui.heads_needed.switch_board import switch_board
 from ui.jobs import run_with_progress
 from ui.media import narrow_screen
-from ui.real_model import model_or_stop, run_real
-from ui.sections.head_switch_board import switch_board
-from ui.sections.pruning_curves import pruning_section
+from ui.pretrained import model_or_stop, run_real
 from ui.sidebar import scenario_sidebar
+from view_state import url_params
 
 _IMPORTANCE_ASKED = "_heads_importance_asked"  # masks whose task importance was asked for
 

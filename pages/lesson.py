@@ -1,17 +1,21 @@
 """The Lesson: the discussion as a guided walk, one question per step, the view that
 answers it, the measured numbers, and a question to check yourself. In presenter mode it
-can run a live class (ui/live_class.py); a link with a class code makes it a student's
-screen that follows the lecturer (ui/live_student.py)."""
+can run a live class (ui/live/projector.py); a link with a class code makes it a student's
+screen that follows the lecturer (ui/live/student.py)."""
 
 import streamlit as st
 
 from attention.teaching.lesson.content import lesson_end
 from attention.teaching.markdown import literal
 from attention.teaching.narration import live_class as class_words
-from ui import lesson, live_class, live_console, live_student, step_screens
-from ui.lesson_end import final_slide
-from ui.lesson_keys import KEYS_HELP, keyboard
-from ui.lesson_steps import LESSON_STEPS
+from ui.lesson import screens
+from ui.lesson import walk as lesson
+from ui.lesson.end import final_slide
+from ui.lesson.keys import KEYS_HELP, keyboard
+from ui.lesson.steps import LESSON_STEPS
+from ui.live import console as live_console
+from ui.live import projector as live_class
+from ui.live import student as live_student
 from ui.sidebar import scenario_sidebar
 
 if live_console.requested():  # the lecturer's second window: its own page
@@ -82,7 +86,7 @@ def words_and_controls():
     if control is not None:
         value = lesson.control(control, f"Try this: {step.text.try_label}", scenario)
     try:
-        view = step_screens.step_view(step, scenario, value)
+        view = screens.step_view(step, scenario, value)
     except ValueError as error:  # e.g. a one-word sentence for a step that compares tokens
         st.info(
             f"This step cannot use your sentence: {literal(str(error))} Type a longer "
@@ -173,7 +177,7 @@ else:
         st.caption(f"Class {lecturer.code} follows this page; Presenter shows its code and votes.")
     lesson.details(step.text, view)
     revealed = lesson.phase(step.text.id) == lesson.REVEALED
-    _, prepared = step_screens.step_chart(step, scenario, value, number, revealed)
+    _, prepared = screens.step_chart(step, scenario, value, number, revealed)
     lesson.draw_chart(step.text, prepared, present=False)
     lesson.quiz(step.text, view)
     lesson.by_hand(step, scenario)

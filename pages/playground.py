@@ -8,7 +8,6 @@ import streamlit as st
 from attention.teaching.challenges import CHALLENGES, check
 from attention.teaching.narration.playground import verdict, weight_sentence
 from attention.teaching.playground import head_trace
-from ui import url_params
 from ui.navigation import ensure_entry
 from ui.playground import (
     current_heads,
@@ -18,6 +17,7 @@ from ui.playground import (
     reset_positions,
     write_link,
 )
+from view_state import url_params
 
 ensure_entry()
 notices = read_link()

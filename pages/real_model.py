@@ -20,11 +20,11 @@ from attention.geometry.pooling import pool_attention
 from attention.models.pretrained import ModelConfig, ModelTrace
 from attention.teaching.narration import real_model as narration
 from attention.teaching.narration.charts import map_summary
-from ui import url_params
 from ui.charts import drawn_table, loading_plotly_meanwhile, show_chart
 from ui.media import narrow_screen
-from ui.real_model import model_or_stop, pretrained_model, run_real
+from ui.pretrained import model_or_stop, pretrained_model, run_real
 from ui.sidebar import scenario_sidebar
+from view_state import url_params
 
 
 def _open_table_row() -> None:

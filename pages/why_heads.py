@@ -18,10 +18,10 @@ from attention.figures.why_heads_slicing import slice_share_chart, slicing_figur
 from attention.teaching.narration import why_heads as narration
 from ui.charts import drawn_table, show_chart
 from ui.media import narrow_screen
-from ui.sections.head_training import SEEDS_ACROSS, Trained, train_and_compare
-from ui.sections.rank_limit_fit import rank_limit
-from ui.sections.two_target_fit import one_distribution_per_head
 from ui.sidebar import scenario_run, scenario_sidebar
+from ui.why_heads.rank_limit import rank_limit
+from ui.why_heads.training import SEEDS_ACROSS, Trained, train_and_compare
+from ui.why_heads.two_targets import one_distribution_per_head
 
 
 def same_cost(mha: MultiHeadAttention, n_tokens: int) -> None:

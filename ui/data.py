@@ -28,10 +28,10 @@ from attention.experiments.training.train import TrainingConfig, example_tokens,
 from attention.geometry.head_spaces import HeadSpaces, head_spaces
 from attention.models.pretrained import ModelError
 from attention.models.toy import MAX_TOY_TOKENS, WordVectors, split_words, toy_inputs, word_spans
-from ui import why_heads
 from ui.cache_policy import PER_USER_TTL
-from ui.real_model import pretrained_model, run_real, vocabulary_embeddings
-from ui.scenario import DEFAULT_TEXT, Scenario
+from ui.pretrained import pretrained_model, run_real, vocabulary_embeddings
+from ui.why_heads import experiments as why_heads
+from view_state.scenario import DEFAULT_TEXT, Scenario
 
 REAL_WORDS = (
     "Points: each word's own MiniLM embedding (a word cut into several WordPiece pieces "

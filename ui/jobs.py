@@ -1,4 +1,4 @@
-"""Long computations as shared jobs of the process-wide runner (ui.job_runner), followed
+"""Long computations as shared jobs of the process-wide runner (shared_work.job_runner), followed
 from the script thread. A cached function must not update an element made outside it
 (Streamlit records element calls for replay), so the worker only records its progress
 events; the script thread polls the job, hands each new event to `on_progress` and says
@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import streamlit as st
 
-from ui.job_runner import FINISHED, Job, JobRunner, JobView
+from shared_work.job_runner import FINISHED, Job, JobRunner, JobView
 
 T = TypeVar("T")
 GRACE_SECONDS = 30.0

@@ -20,7 +20,7 @@ from ui.js_component import mounted_component
 NARROW_QUERY = "(max-width: 640px)"
 # An old projector's 1024×768 (or a window as narrow): the presenter's figures there keep
 # their type at its normal size, as a 1024-px picture is projected as large as a 1280-px
-# one (ui/lesson.py), and 1.3× titles of side-by-side panels ran into each other. Asked
+# one (ui/lesson/walk.py), and 1.3× titles of side-by-side panels ran into each other. Asked
 # in presenter mode only, and not at a phone's width: every other page, and a class's
 # phones or tablets joining, would each rerun once more for it.
 SMALL_WINDOW_QUERY = "(min-width: 641px) and (max-width: 1100px)"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.live_class import CLASS_PARAM
+from ui.live.projector import CLASS_PARAM
 
 _ENTERED = "_ran_through_app_py"
 _PAGES = "_app_pages"  # session: this session's st.Page objects

@@ -23,7 +23,7 @@ from attention.teaching.playground import (
     parse_points,
     playground_from_fit,
 )
-from ui import url_params
+from view_state import url_params
 
 COMPONENT_KEY = "playground"
 NAMES = ("pg_heads", "pg_temp", "pg_keys", "pg_challenge", "pg_q1", "pg_q2", "pg_k1", "pg_k2")

@@ -8,7 +8,7 @@ reconnects to a new session (a restarted server, another worker) sends its widge
 values, which Streamlit puts before the address bar. The source and the focus show labels
 (a bound widget would write the label into the link) and the switches are 1/0 in links
 (a bound toggle reads only true/false), so these widgets start from the link's value
-and the link is written here; all read and word junk through ui.url_params."""
+and the link is written here; all read and word junk through view_state.url_params."""
 
 from __future__ import annotations
 
@@ -17,11 +17,12 @@ import streamlit as st
 from attention.experiments.training.train import TrainingConfig
 from attention.models.pretrained import ModelConfig, ModelError
 from attention.teaching.markdown import literal
-from ui import data, url_params
+from ui import data
 from ui.charts import loading_plotly_meanwhile
 from ui.navigation import ensure_entry
-from ui.real_model import pretrained_model
-from ui.scenario import SCENARIO_NAMES, SOURCES, Scenario, carry_focus, parse_query
+from ui.pretrained import pretrained_model
+from view_state import url_params
+from view_state.scenario import SCENARIO_NAMES, SOURCES, Scenario, carry_focus, parse_query
 
 # Written by hand: labelled widgets (a bound one writes its label into the link) and
 # switches (a bound toggle reads only true/false; the app's links say 1/0).

@@ -25,7 +25,7 @@ from harness.browser import SCREENSHOTS, wait_until_drawn
 from serving.cluster import Cluster, logged_upstreams
 from serving.launch import free_port
 from serving.nginx import ROUTE_COOKIE
-from ui.class_watch import POLL_SECONDS
+from ui.live.watch import POLL_SECONDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 STEPS = len(lesson_text())

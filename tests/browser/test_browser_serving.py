@@ -16,7 +16,7 @@ from serving.headers import SECURITY_HEADERS
 from serving.launch import free_port
 from tests.support.browser_checks import assert_no_failure, drawn_charts
 from ui.navigation import PAGES
-from ui.url_params import MAX_TEXT_CHARS
+from view_state.url_params import MAX_TEXT_CHARS
 
 pytestmark = pytest.mark.browser
 

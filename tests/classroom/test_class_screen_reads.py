@@ -1,5 +1,5 @@
 """A Next reruns every student's screen at once: the class state is read once per process
-and pushed screen (ui.live_student.screen_state), never drawing less than the push said;
+and pushed screen (ui.live.student.screen_state), never drawing less than the push said;
 and the app's st.Page objects are made once per session (ui.navigation.app_pages)."""
 
 from __future__ import annotations
@@ -14,13 +14,16 @@ import streamlit as st
 from attention.figures.base.phone import for_phone
 from classroom.events import screen_of
 from classroom.sqlite_store import SQLiteClassStore
+from shared_work.made_once import MadeOnce
 from tests.support.apptest import open_page
-from ui import charts, lesson, live_student, media, step_screens
-from ui.lesson import LessonStep
-from ui.lesson_steps import LESSON_STEPS
-from ui.made_once import MadeOnce
+from ui import charts, media
+from ui.lesson import screens as step_screens
+from ui.lesson import walk as lesson
+from ui.lesson.steps import LESSON_STEPS
+from ui.lesson.walk import LessonStep
+from ui.live import student as live_student
 from ui.navigation import PAGES
-from ui.scenario import Scenario
+from view_state.scenario import Scenario
 
 
 class CountingStore:

@@ -30,8 +30,8 @@ from tests.classroom.test_live_class_pages import (
 )
 from tests.classroom.test_live_console import CONSOLE_BUTTONS, console, tab_keeps
 from tests.support.apptest import chart_keys, open_page
-from ui.live_class import LECTURER, RETRY_NOTE
-from ui.live_console import PAIRED
+from ui.live.console import PAIRED
+from ui.live.projector import LECTURER, RETRY_NOTE
 
 UNREACHABLE = "cannot be reached just now"
 store = live.store  # the app's sessions and the test share a temporary SQLite store

@@ -19,10 +19,10 @@ from classroom.redis_store import RedisClassStore
 from classroom.sqlite_store import SQLiteClassStore
 from harness.class_student import class_step as student_step
 from tests.support.apptest import chart, chart_keys, open_page
-from ui.lesson_steps import LESSON_STEPS
-from ui.live_class import CLOSED, LECTURER, results_file
-from ui.live_student import DEVICE, OTHER_VIEW
-from ui.scenario import Scenario
+from ui.lesson.steps import LESSON_STEPS
+from ui.live.projector import CLOSED, LECTURER, results_file
+from ui.live.student import DEVICE, OTHER_VIEW
+from view_state.scenario import Scenario
 
 PAGE = "pages/lesson.py"
 STEPS = len(lesson_text())  # the questions a class votes on (the last slide has none)

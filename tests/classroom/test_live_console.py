@@ -14,9 +14,9 @@ from classroom.store import ClassStoreError, NotAllowedError
 from tests.classroom import test_live_class_pages as live
 from tests.classroom.test_live_class_pages import PAGE, join, ok, start_class, texts
 from tests.support.apptest import open_page
-from ui.live_class import LECTURER, class_store
-from ui.live_console import NOT_PAIRED, PAIRED, checked_handover
-from ui.live_student import OTHER_VIEW
+from ui.live.console import NOT_PAIRED, PAIRED, checked_handover
+from ui.live.projector import LECTURER, class_store
+from ui.live.student import OTHER_VIEW
 
 STEPS = lesson_text()
 store = live.store  # the app's sessions and the test share a temporary SQLite store

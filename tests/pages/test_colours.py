@@ -27,7 +27,7 @@ from attention.figures.base.palette import (
 from attention.figures.lesson import for_slides
 from tests.support import colour_science
 from tests.support.apptest import array, colour_scale, open_page
-from ui.url_params import MAX_HEADS
+from view_state.url_params import MAX_HEADS
 
 
 def _trained(at: AppTest) -> AppTest:
@@ -88,7 +88,7 @@ SHARMA_PAIRS = [
     ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
     ((2.0776, 0.0795, -1.1350), (0.9033, -0.0636, -0.5514), 0.9082),
 ]
-HEADS_BY_DEFAULT = 4  # the heads slider's default (ui/url_params.py)
+HEADS_BY_DEFAULT = 4  # the heads slider's default (view_state/url_params.py)
 SMALLEST_DIFFERENCE = 8.0  # CIEDE2000, any two of the 16 heads, every colour vision
 SMALLEST_DIFFERENCE_DEFAULT = 12.0  # ... among the first four heads
 

@@ -28,7 +28,7 @@ from attention.teaching.narration.heads_off import (
 )
 from tests.pages.test_pages import assert_no_failure
 from tests.support import apptest
-from ui.scenario import DEFAULT_TEXT
+from view_state.scenario import DEFAULT_TEXT
 
 PAGE = "pages/heads_needed.py"
 LAYERS, HEADS = 6, 12

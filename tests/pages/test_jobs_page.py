@@ -9,14 +9,14 @@ import pytest
 
 from tests.pages.test_why_heads_page import open_page
 from tests.support.apptest import SMALL_TRAINING, array, chart
-from ui import why_heads
+from ui.why_heads import experiments
 
 WAIT = 60.0
 
 
 def test_moving_a_widget_during_training_does_not_restart_it(monkeypatch):
     trained_seeds, release = [], threading.Event()
-    compare_variants = why_heads.compare_variants
+    compare_variants = experiments.compare_variants
 
     def held_at_first_report(config, seed, progress):
         trained_seeds.append(seed)
@@ -27,8 +27,8 @@ def test_moving_a_widget_during_training_does_not_restart_it(monkeypatch):
 
         return compare_variants(config, seed, report)
 
-    monkeypatch.setattr(why_heads, "compare_variants", held_at_first_report)
-    why_heads._comparison.clear()  # train for real, not from an earlier test's cache
+    monkeypatch.setattr(experiments, "compare_variants", held_at_first_report)
+    experiments._comparison.clear()  # train for real, not from an earlier test's cache
     at = open_page()
     for key, value in SMALL_TRAINING.items():
         at.select_slider(key=key).set_value(value)

@@ -68,7 +68,7 @@ def test_the_step_trains_with_progress_then_answers_from_the_run():
         quiz.set_value(quiz.options[0].replace("\\", "")).run()
         assert at.success or at.warning  # the answer was marked
         assert not at.exception, at.exception
-    from ui import why_heads  # the page's own job: this attaches to the run it started
+    from ui.why_heads import experiments as why_heads
 
     comparison = why_heads.train(TrainingConfig(), seed)
     at = open_page(PAGE, step=str(COST_STEP), seed=str(seed), present="1")

@@ -10,7 +10,7 @@ from attention.geometry.pooling import pool_attention, pool_blocks
 from attention.models.toy import toy_inputs
 from tests.support.apptest import array, chart, grid_maps, open_page
 from ui import data
-from ui.scenario import Scenario
+from view_state.scenario import Scenario
 
 PAGE = "pages/attention_maps.py"
 SENTENCE = "The cat sat on the mat because it was tired."

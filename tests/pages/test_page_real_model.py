@@ -14,7 +14,7 @@ from attention.figures.real_model import GRID_BLOCKS
 from tests.support import apptest
 from tests.support.apptest import array, chart, tile_maps, tile_spans, traces
 from tests.support.paths import FIXTURES
-from ui.scenario import DEFAULT_TEXT
+from view_state.scenario import DEFAULT_TEXT
 
 PAGE = "pages/real_model.py"
 FIXTURE = FIXTURES / "minilm_reference.npz"

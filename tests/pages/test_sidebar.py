@@ -11,7 +11,7 @@ import pytest
 from attention.models.pretrained import load_pretrained
 from attention.models.toy import split_words, word_spans
 from tests.support.apptest import open_page
-from ui.scenario import DEFAULT_TEXT, Scenario, carry_focus
+from view_state.scenario import DEFAULT_TEXT, Scenario, carry_focus
 
 TEXT = "The cat sat on the mat because it was tired."
 

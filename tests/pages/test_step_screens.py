@@ -1,5 +1,5 @@
 """A Lesson step's view and chart are made once per process for every session showing the
-same (ui/step_screens.py): on the Lesson page as on a class's screens, a step many sessions
+same (ui/lesson/screens.py): on the Lesson page as on a class's screens, a step many sessions
 reach at once is computed once, and sessions never share what differs between them."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from tests.support.apptest import chart, open_page
-from ui import lesson
-from ui.lesson import LessonStep
-from ui.lesson_steps import LESSON_STEPS
-from ui.scenario import Scenario
+from ui.lesson import walk as lesson
+from ui.lesson.steps import LESSON_STEPS
+from ui.lesson.walk import LessonStep
+from view_state.scenario import Scenario
 
 FEED_FORWARD = 11  # the step whose view took 52 ms per session when each computed its own
 SENTENCE = "The river bank was steep, so the bank clerk walked."

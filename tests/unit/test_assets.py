@@ -39,7 +39,7 @@ def test_the_apps_files_load_and_are_used():
     assert german["Sie"].grammar == ("formal", "2nd person")
     assert german["sie"].concepts == ("she", "they", "it")
     assert len(load_examples()) >= 3
-    from ui.scenario import DEFAULT_TEXT, Scenario
+    from view_state.scenario import DEFAULT_TEXT, Scenario
 
     assert Scenario().text == DEFAULT_TEXT == load_sentences().text
 

@@ -1,4 +1,4 @@
-"""The process-wide job runner (ui.job_runner) with small stand-in functions: one
+"""The process-wide job runner (shared_work.job_runner) with small stand-in functions: one
 computation per key however many ask, a bounded pool with a first-come queue, cache hits
 that never queue, and cancellation of jobs nobody waits for."""
 
@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from ui.job_runner import JobCancelledError, JobRunner, JobState, computation
+from shared_work.job_runner import JobCancelledError, JobRunner, JobState, computation
 from ui.jobs import queue_caption
 
 WAIT = 10.0  # seconds a test waits for a thread before it fails

@@ -1,4 +1,4 @@
-"""MadeOnce (ui/made_once.py): one making per key however many sessions ask at once, no
+"""MadeOnce (shared_work/made_once.py): one making per key however many sessions ask at once, no
 wait across keys, failures not kept, the oldest dropped first."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from ui.made_once import MadeOnce, made_once_per_argument
+from shared_work.made_once import MadeOnce, made_once_per_argument
 
 
 def test_callers_of_one_key_wait_for_one_making():

@@ -23,7 +23,7 @@ from attention.teaching.playground import (
     playground_from_fit,
 )
 from tests.support.paths import ROOT
-from ui import url_params
+from view_state import url_params
 
 JS = ROOT / "ui" / "components" / "playground.js"
 TOKENS = ("Hast", "du", "tea", "for", "me", "?", "Ja", ",", "it's", "hot", ".")

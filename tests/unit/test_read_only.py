@@ -80,7 +80,7 @@ def test_a_512_token_real_run_is_one_shared_read_only_object(minilm):
     """Not st.cache_data (which would pickle ~33 MB into its 64 MB budget and hand each
     caller a fresh copy): two calls get the very same arrays, and they cannot be written."""
     from ui import data
-    from ui.scenario import Scenario
+    from view_state.scenario import Scenario
 
     scenario = Scenario(source="real", text="word " * 600, focus=3)
     first = data.run(scenario)
@@ -93,7 +93,7 @@ def test_a_512_token_real_run_is_one_shared_read_only_object(minilm):
 
 def test_toy_runs_and_their_heads_are_shared_read_only():
     from ui import data
-    from ui.scenario import Scenario
+    from view_state.scenario import Scenario
 
     # A seed no other test uses: a run cached by an earlier test may outlive the
     # toy_heads entry it was made from (the two caches evict separately).

@@ -1,4 +1,4 @@
-"""The URL-parameter table (ui/url_params.py): every row's default is a value its link
+"""The URL-parameter table (view_state/url_params.py): every row's default is a value its link
 form reads back, junk gives the default and a notice naming the parameter, the scenario's
 defaults are the table's, and every widget key bound to the URL in pages/ or ui/ is a row."""
 
@@ -9,8 +9,8 @@ import re
 import pytest
 
 from tests.support.paths import ROOT
-from ui import url_params
-from ui.scenario import SCENARIO_NAMES, Scenario
+from view_state import url_params
+from view_state.scenario import SCENARIO_NAMES, Scenario
 
 JUNK = ["", "junk", "-999999", "1e400", "nan", "x" * 5001]
 

@@ -7,8 +7,8 @@ import streamlit as st
 from attention.figures.attention_maps import attention_lines
 from attention.figures.tables import focus_weight_rows
 from attention.teaching.narration import attention_maps as narration
+from ui.attention_maps.shown import ShownMaps
 from ui.charts import show_chart
-from ui.shown_maps import ShownMaps
 
 FIRST_HEADS_DRAWN = 4  # heads drawn before the user picks
 

@@ -22,9 +22,9 @@ from attention.experiments.training.train import (
     compare_variants,
 )
 from attention.experiments.two_targets import TwoTargetResult, fit_two_targets
+from shared_work.job_runner import JobState, computation
 from ui import jobs
 from ui.cache_policy import PER_USER_TTL
-from ui.job_runner import JobState, computation
 
 OnProgress = Callable[[str, int, np.ndarray], None]  # variant label, steps done, losses
 # A job keeps only its last event, so each carries every variant's losses so far:

@@ -16,10 +16,10 @@ from attention.figures.why_heads_rank_limit import (
     singular_value_chart,
 )
 from attention.teaching.narration import why_heads as narration
-from ui import url_params
-from ui import why_heads as exp
 from ui.charts import show_chart
 from ui.media import narrow_screen
+from ui.why_heads import experiments as exp
+from view_state import url_params
 
 
 def drawn_pattern(n: int) -> np.ndarray | None:

@@ -64,15 +64,17 @@ from attention.teaching.lesson.steps import (
 )
 from attention.teaching.narration import lesson as lesson_narration
 from attention.teaching.playground import playground_from_fit
-from ui import block_data, data, why_heads
+from shared_work.made_once import made_once_per_argument
+from ui import data
+from ui.block import data as block_data
 from ui.cache_policy import PER_USER_TTL
-from ui.lesson import PRESENTER_FONT_SCALE, Control, LessonStep
-from ui.made_once import made_once_per_argument
+from ui.lesson.walk import PRESENTER_FONT_SCALE, Control, LessonStep
 from ui.media import narrow_screen
 from ui.playground import draw, keep_in_session, moved_heads
-from ui.real_model import minilm_reads, pretrained_model, run_real
-from ui.scenario import D_MODEL_CHOICES, Scenario, carry_focus
+from ui.pretrained import minilm_reads, pretrained_model, run_real
 from ui.translation import run_translation
+from ui.why_heads import experiments as why_heads
+from view_state.scenario import D_MODEL_CHOICES, Scenario, carry_focus
 
 FEED_FORWARD_LAYER = 3  # a middle layer, whose strongest units often write towards words
 CAUSAL_HEAD = "previous word"  # the decoder head shown: its mask and its one-back look

@@ -7,7 +7,7 @@ import numpy as np
 import streamlit as st
 
 from attention.models.pretrained import ModelConfig
-from ui import head_switches as hn
+from ui.heads_needed import switches as hn
 
 
 def switch_board(mask: np.ndarray, cfg: ModelConfig) -> None:

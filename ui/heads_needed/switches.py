@@ -17,10 +17,10 @@ from attention.analysis.head_masks import format_heads_off, layer_off, only_head
 from attention.analysis.heads_off import embedding_cosine, masked_accuracy
 from attention.analysis.paraphrase import ParaphraseTask, load_paraphrase_task
 from attention.analysis.pruning import PruningCurve, prune_by_importance, prune_in_random_order
-from ui import url_params
+from shared_work.job_runner import computation
 from ui.cache_policy import PER_USER_TTL
-from ui.job_runner import computation
-from ui.real_model import pretrained_model
+from ui.pretrained import pretrained_model
+from view_state import url_params
 
 URL_KEY = "heads_off"
 _STATE = "_heads_off"  # the page's own copy, kept when another page is open

@@ -24,11 +24,11 @@ from attention.teaching.lesson.export import ExportedStep, lesson_html
 from attention.teaching.lesson.steps import StepView
 from attention.teaching.markdown import literal
 from attention.teaching.narration.lesson import chart_outline
-from ui import url_params
 from ui.charts import show_chart
-from ui.lesson_keys import REVEAL_KEY_NAME
+from ui.lesson.keys import REVEAL_KEY_NAME
 from ui.media import narrow_screen, report_small_window, small_window
-from ui.scenario import Scenario
+from view_state import url_params
+from view_state.scenario import Scenario
 
 STEP_KEY = "lesson_step"
 PRESENT_KEY = "present"

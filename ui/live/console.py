@@ -5,7 +5,7 @@ rounds and the joined / answered / exploring-alone counts, live, and Back / Next
 The right to drive reaches it from the lecturer's own window in the same browser (a
 BroadcastChannel between two small components), never through a URL; the console checks
 it with the store before using it and keeps it in its session's state and its tab's
-sessionStorage (ui/lecturer_tab.py: a new session after its worker died re-pairs)."""
+sessionStorage (ui/live/lecturer_tab.py: a new session after its worker died re-pairs)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,13 @@ from attention.teaching.lesson.content import lesson_end, lesson_text
 from attention.teaching.markdown import literal
 from attention.teaching.narration import live_class as words
 from classroom.store import ClassStoreError, OpenedClass, PublicState, StoreUnavailableError
-from ui import lecturer_tab, url_params
-from ui.class_watch import rerun_on_change
 from ui.js_component import mounted_component
-from ui.lecturer_tab import checked_handover
-from ui.live_class import class_store, show_answers, unreachable
+from ui.live import lecturer_tab
+from ui.live.lecturer_tab import checked_handover
+from ui.live.projector import class_store, show_answers, unreachable
+from ui.live.watch import rerun_on_change
 from ui.navigation import ensure_entry
+from view_state import url_params
 
 CONSOLE_PARAM = "console"
 PAIRED = "live_console_class"  # session: the OpenedClass this console drives
@@ -117,7 +118,7 @@ def _take_handover() -> None:
 
 @st.fragment
 def console_panel(opened: OpenedClass) -> None:
-    """The class as it is now, redrawn when it changes (ui/class_watch.py), with the
+    """The class as it is now, redrawn when it changes (ui/live/watch.py), with the
     buttons that drive it."""
     try:
         state = class_store().state(opened.code)

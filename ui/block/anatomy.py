@@ -24,12 +24,13 @@ from attention.models.pretrained import ModelError
 from attention.teaching.narration import block as narration
 from attention.teaching.narration.block import LAYER_NORMS
 from attention.teaching.narration.real_model import paths_summary
-from ui import block_data, url_params
+from ui.block import data as block_data
 from ui.charts import drawn_table, show_chart
 from ui.data import ScenarioRun
 from ui.media import narrow_screen
-from ui.real_model import minilm_reads, pretrained_model, run_real
-from ui.scenario import Scenario
+from ui.pretrained import minilm_reads, pretrained_model, run_real
+from view_state import url_params
+from view_state.scenario import Scenario
 
 ACTIVATIONS = {"GELU": "gelu", "ReLU": "relu"}
 

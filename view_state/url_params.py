@@ -190,7 +190,7 @@ def _step_count() -> int:
 
 
 ROWS = (
-    # the sidebar's scenario (ui/scenario.py, ui/sidebar.py)
+    # the sidebar's scenario (view_state/scenario.py, ui/sidebar.py)
     text("text", DEFAULT_TEXT, MAX_TEXT_CHARS),
     choice("source", "toy", tuple(SOURCES)),
     choice("d_model", 64, D_MODEL_CHOICES),
@@ -211,7 +211,7 @@ ROWS = (
     Param(
         "focus", 1, whole("focus", 1, 0, MAX_FOCUS).parse, f"a token position from 0 to {MAX_FOCUS}"
     ),
-    # the Lesson (ui/lesson.py) and the heads page (ui/head_switches.py)
+    # the Lesson (ui/lesson/walk.py) and the heads page (ui/heads_needed/switches.py)
     Param(
         "step",
         1,
@@ -220,14 +220,14 @@ ROWS = (
         fallback="starting at step 1",
     ),
     flag("present", False),
-    Param(  # a live class's join code (ui/live_class.py); never the lecturer's secret
+    Param(  # a live class's join code (ui/live/projector.py); never the lecturer's secret
         "class",
         "",
         _class_code,
         "a class code: 4 to 8 letters and digits, with no 0, O, 1, I or L",
         fallback="no class joined",
     ),
-    flag("console", False),  # the lecturer's console window (ui/live_console.py); no secret
+    flag("console", False),  # the lecturer's console window (ui/live/console.py); no secret
     Param(
         "heads_off",
         "",

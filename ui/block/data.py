@@ -14,7 +14,7 @@ from attention.core.blocks import BlockTrace, EncoderBlock
 from ui import data
 from ui.cache_policy import PER_USER_TTL
 from ui.data import cached_per_computation
-from ui.scenario import Scenario
+from view_state.scenario import Scenario
 
 
 @cached_per_computation(ttl=PER_USER_TTL, max_entries=32, show_spinner=False)

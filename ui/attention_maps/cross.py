@@ -7,10 +7,11 @@ from __future__ import annotations
 import streamlit as st
 
 from attention.teaching.narration import attention_maps as narration
-from ui import data, url_params
-from ui.scenario import Scenario
-from ui.shown_maps import ShownMaps
+from ui import data
+from ui.attention_maps.shown import ShownMaps
 from ui.translation import translation_cross
+from view_state import url_params
+from view_state.scenario import Scenario
 
 CROSS_SIDES = ("query side: second sentence", "key side: the sentence")
 TRANSLATION_CAPTION = (

@@ -2,7 +2,7 @@
 store, the join code from the URL, who this session is in the class, and the lecturer's
 projector panel (start, code, link, QR, joined, the histogram, Vote again, Close).
 The lecturer's secret lives in this session's state and in its browser tab's sessionStorage
-(ui/lecturer_tab.py): never in the URL or the page."""
+(ui/live/lecturer_tab.py): never in the URL or the page."""
 
 from __future__ import annotations
 
@@ -27,9 +27,11 @@ from classroom.store import (
     PublicState,
     StoreUnavailableError,
 )
-from ui import lecturer_tab, lesson, url_params
 from ui.charts import show_chart
-from ui.class_watch import rerun_on_change
+from ui.lesson import walk
+from ui.live import lecturer_tab
+from ui.live.watch import rerun_on_change
+from view_state import url_params
 
 CLASS_PARAM = "class"
 LECTURER = "live_class_lecturer"  # session: the OpenedClass this session drives
@@ -177,12 +179,12 @@ def follow_the_console(opened: OpenedClass) -> None:
         return  # sync() says why and stops driving
     if seen is None or moment(state) == seen:
         return
-    st.session_state[lesson.STEP_KEY] = state.step
+    st.session_state[walk.STEP_KEY] = state.step
     step_id = lesson_text()[min(state.step, len(lesson_text())) - 1].id
     if state.phase == "revealed":
-        lesson.reveal(step_id)
+        walk.reveal(step_id)
     else:
-        lesson.ask_again(step_id)
+        walk.ask_again(step_id)
     st.session_state[_SEEN] = moment(state)
 
 
@@ -240,7 +242,7 @@ def _vote_again(opened: OpenedClass, step_id: str) -> None:
     except ClassStoreError as error:
         refused(error)
         return
-    lesson.ask_again(step_id)  # the projector asks again too
+    walk.ask_again(step_id)  # the projector asks again too
 
 
 def close_button(opened: OpenedClass) -> None:
@@ -310,7 +312,7 @@ def join_panel(opened: OpenedClass) -> None:
 @st.fragment
 def live_counts(opened: OpenedClass) -> None:
     """Joined, answered and the histogram of this step's votes, redrawn when they change
-    (ui/class_watch.py); the whole page reruns when the console moved the class
+    (ui/live/watch.py); the whole page reruns when the console moved the class
     (follow_the_console)."""
     try:
         state = class_store().state(opened.code)

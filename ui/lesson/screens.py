@@ -1,4 +1,4 @@
-"""A Lesson step's view and chart, made once per process (ui/made_once.py) for every
+"""A Lesson step's view and chart, made once per process (shared_work/made_once.py) for every
 session that shows them with the same scenario, control value, phase and width, and
 read-only for those sessions: on the Lesson as on a class's screens, a step that ~80
 sessions of a worker reach within seconds is computed once."""
@@ -6,11 +6,11 @@ sessions of a worker reach within seconds is computed once."""
 from __future__ import annotations
 
 from attention.teaching.lesson.steps import StepView
-from ui import lesson
-from ui.lesson import Chart, LessonStep
-from ui.made_once import MadeOnce
+from shared_work.made_once import MadeOnce
+from ui.lesson import walk as lesson
+from ui.lesson.walk import Chart, LessonStep
 from ui.media import narrow_screen
-from ui.scenario import Scenario
+from view_state.scenario import Scenario
 
 # A class's every step, phase and width for a few sentences (one sentence's 14 steps ×
 # 2 widths are ~0.1 MB each as views and again as charts).

@@ -15,10 +15,10 @@ from attention.models import translation
 from attention.models.translation.pronoun import choose_pronoun
 from attention.teaching.markdown import literal
 from attention.teaching.narration import translation as narration
-from ui import url_params
 from ui.charts import show_chart
 from ui.pooled_maps import maps_to_draw
 from ui.translation import run_translation
+from view_state import url_params
 
 EXAMPLES = {example.label: example for example in translation.EXAMPLES}
 # Title characters across the cross-attention maps (grid.grid's `title_chars`), three

@@ -17,9 +17,9 @@ from attention.figures import tables
 from attention.figures.why_heads_training import head_maps, loss_curves, seed_spread
 from attention.teaching.markdown import literal
 from attention.teaching.narration import why_heads as narration
-from ui import url_params
-from ui import why_heads as exp
 from ui.charts import show_chart
+from ui.why_heads import experiments as exp
+from view_state import url_params
 
 SEEDS_ACROSS = 5
 _REQUESTED = "why_trained"  # (settings, seed) pairs the user asked to train this session

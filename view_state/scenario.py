@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from attention.teaching.sentences import DEFAULT_TEXT
-from ui import url_params
-from ui.url_params import (  # noqa: F401  (re-exported for the sidebar and pages)
+from view_state import url_params
+from view_state.url_params import (  # noqa: F401  (re-exported for the sidebar and pages)
     D_MODEL_CHOICES,
     MAX_HEADS,
     MAX_SEED,

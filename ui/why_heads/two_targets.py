@@ -10,11 +10,11 @@ from attention.experiments.two_targets import same_vector
 from attention.figures.tables import focus_weight_rows, series_rows
 from attention.figures.why_heads_two_targets import two_target_curves, two_target_figure
 from attention.teaching.narration import why_heads as narration
-from ui import why_heads as exp
 from ui.charts import show_chart
 from ui.data import ScenarioRun
 from ui.media import narrow_screen
-from ui.scenario import Scenario
+from ui.why_heads import experiments as exp
+from view_state.scenario import Scenario
 
 
 @st.fragment

@@ -23,12 +23,14 @@ from attention.teaching.markdown import literal
 from attention.teaching.narration import live_class as words
 from classroom.events import screen_of
 from classroom.store import ClassStoreError, PublicState, StoreUnavailableError
-from ui import lesson, step_screens, url_params
 from ui.js_component import mounted_component
-from ui.lesson import LessonStep
-from ui.live_class import CLASS_PARAM, class_store, unreachable
+from ui.lesson import screens as step_screens
+from ui.lesson import walk as lesson
+from ui.lesson.walk import LessonStep
+from ui.live.projector import CLASS_PARAM, class_store, unreachable
 from ui.media import narrow_screen, screen_assumed
-from ui.scenario import Scenario
+from view_state import url_params
+from view_state.scenario import Scenario
 
 DEVICE = "live_device_id"  # session: this browser's device id, once the browser said it
 DETACHED = "live_detached"  # session: the student explores alone
@@ -280,7 +282,7 @@ def step_screen(
     step: LessonStep, scenario: Scenario, number: int, revealed: bool
 ) -> tuple[StepView, lesson.Chart]:
     """The step's view and chart for this screen (its control as this session set it),
-    shared with every screen of this process that shows the same (ui/step_screens.py)."""
+    shared with every screen of this process that shows the same (ui/lesson/screens.py)."""
     value = lesson.control_value(step, scenario)
     return step_screens.step_chart(step, scenario, value, number, revealed)
 

@@ -8,10 +8,10 @@ import streamlit as st
 from attention.teaching.lesson.content import lesson_end
 from attention.teaching.markdown import literal
 from attention.teaching.narration.lesson import result_rows, results_sentence
-from ui import lesson
-from ui.lesson import LessonStep
+from ui.lesson import walk as lesson
+from ui.lesson.walk import LessonStep
 from ui.navigation import PAGES
-from ui.scenario import Scenario
+from view_state.scenario import Scenario
 
 _TITLES = {path: title for path, title, _ in PAGES}
 _ICONS = {path: icon for path, _, icon in PAGES}

@@ -9,10 +9,10 @@ from attention.figures.attention_maps import LARGE_MAP_CELLS, attention_grid
 from attention.figures.tables import maps_table
 from attention.teaching.narration import attention_maps as narration
 from attention.teaching.narration.charts import map_summary
+from ui.attention_maps.shown import ShownMaps
 from ui.charts import show_chart
 from ui.media import narrow_screen
 from ui.pooled_maps import maps_to_draw
-from ui.shown_maps import ShownMaps
 
 SQUARE = {
     "columns": 1,

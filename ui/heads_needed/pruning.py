@@ -18,8 +18,8 @@ from attention.teaching.narration.heads_off import (
     pruning_sentence,
     pruning_summary,
 )
-from ui import head_switches as hn
 from ui.charts import drawn_table, show_chart
+from ui.heads_needed import switches
 from ui.jobs import run_with_progress
 
 DROP = 0.05  # "before accuracy drops by 5 points"
@@ -49,7 +49,7 @@ def pruning_section(total_heads: int) -> None:
         bar.progress(done / total, text=f"Pruning, {STAGES[stage]} ({stage + 1} of 2)…")
 
     curve, random_curves = run_with_progress(
-        hn.pruning_curves,
+        switches.pruning_curves,
         PRUNING_RESCORE_EVERY,
         PRUNING_SEEDS,
         PRUNING_MEASURE_EVERY,
