@@ -14,7 +14,11 @@ import time
 import numpy as np
 
 from attention.analysis.ablation import AccuracyScore, CosineScore, head_importance
-from attention.analysis.heads_off import PRUNING_MEASURE_EVERY, PRUNING_RESCORE_EVERY, PRUNING_SEEDS
+from attention.analysis.heads_needed import (
+    PRUNING_MEASURE_EVERY,
+    PRUNING_RESCORE_EVERY,
+    PRUNING_SEEDS,
+)
 from attention.analysis.paraphrase import load_paraphrase_task
 from attention.analysis.pruning import prune_by_importance, prune_in_random_order
 from attention.core.process_tuning import tune_process

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from classroom.store import new_device_id
 from harness.streamlit_client import Run, StreamlitTab
 
-DEVICE_KEY = "live_device"  # ui.live.student's device component
+DEVICE_KEY = "live_device"  # ui.live.joining's device component
 PUSH_KEY = "live_push"  # … and its push component
 NARROW_KEY = "narrow_screen"  # ui.media's reporter of a phone's width
 STATUS = re.compile(r"Class \w+ · Step (\d+) of")  # a student's status line (narration)
@@ -30,7 +30,7 @@ def class_step(texts: list[str]) -> int | None:
 
 
 def vote_key(step: int, round: int = 1) -> str:
-    """The key of a step's vote in a round (ui.live.student.vote)."""
+    """The key of a step's vote in a round (ui.live.vote.vote)."""
     return f"live_vote_{step}_{round}"
 
 

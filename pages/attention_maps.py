@@ -1,6 +1,6 @@
 """Attention maps: every head at a glance, one head large beside the mean of all heads,
 BertViz-style lines, and a few numbers per head that say what kind of head it is. The
-cross-attention, the large maps and the lines are drawn by ui/sections; every computed
+cross-attention, the large maps and the lines are drawn by ui/attention_maps/; every computed
 sentence comes from attention/teaching/narration."""
 
 import streamlit as st

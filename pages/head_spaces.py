@@ -5,7 +5,6 @@ import streamlit as st
 
 from attention.figures.attention_maps import attention_grid
 from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS, PAGE_TITLE_CHARS, PHONE_TITLE_CHARS
-from attention.figures.head_motion import motion_figure
 from attention.figures.head_spaces import (
     before_figure,
     head_space_figure,
@@ -18,44 +17,14 @@ from attention.figures.tables import (
     point_rows,
     rank_correlation_table,
 )
-from attention.geometry.head_spaces import HeadSpaces, agreement_range, neighbours
+from attention.geometry.head_spaces import agreement_range, neighbours
 from attention.teaching.narration import head_spaces as narration
 from ui import data
-from ui.charts import drawn_table, show_chart
-from ui.media import narrow_screen, prefers_reduced_motion
+from ui.charts import show_chart
+from ui.head_spaces import stepped_motion
+from ui.media import narrow_screen
 from ui.pooled_maps import maps_to_draw
 from ui.sidebar import FOCUS_CHART, focus_from_click, scenario_run, scenario_sidebar
-from view_state import url_params
-
-
-@st.fragment
-def stepped_motion(spaces: HeadSpaces, tokens: list[str], n_heads: int) -> None:
-    """The before → after animation and its stage picker; a fragment, so stepping
-    through the heads reruns (and redraws) this chart alone."""
-    stages = url_params.options("hs_stage")[: n_heads + 1]  # before, then each head
-    before = url_params.default("hs_stage")
-    stage = st.segmented_control(
-        "Step through the heads (or press ▶ Play in the chart)",
-        stages,
-        default=before,
-        key="hs_stage",
-        bind="query-params",
-    )
-    start = stages.index(stage or before)
-    figure = motion_figure(spaces, tokens, start=start, reduced_motion=prefers_reduced_motion())
-    kept = [head.variance_kept for head in spaces.heads]
-    show_chart(
-        figure,
-        key="motion_chart",
-        name="Animation: the tokens before and after each head",
-        summary=narration.motion_summary(len(tokens), kept),
-        **drawn_table(figure),
-    )
-    st.caption(
-        "Press ▶ Play: the tokens split into a query (●) and a key (◇) in every head, "
-        "resting on each head before moving on."
-    )
-
 
 scenario = scenario_sidebar()
 run = scenario_run(scenario)

@@ -24,7 +24,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 @pytest.fixture(autouse=True)
 def _class_screens_made_within_the_test():
     """A student's page starts making the class's screens in a background thread
-    (ui.live.student.warm_screens): it ends within the test that started it, so it never
+    (ui.live.shared_screens.warm_screens): it ends within the test that started it, so it never
     fills the shared caches while a later test counts on them."""
     yield
     for thread in threading.enumerate():

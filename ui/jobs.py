@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 import streamlit as st
@@ -80,6 +81,28 @@ def run_with_progress(function: Callable[..., T], *args: object, on_progress: On
         else:
             waiting.caption(queue_caption(view.ahead))
         job.finished.wait(POLL_SECONDS)
+
+
+@contextmanager
+def progress_bar(title: str = "") -> Iterator[Callable[..., None]]:
+    """A progress bar for the length of the block: the block calls `show(fraction, text)`
+    (the text stays `title` when left out); the bar is gone once the block ends."""
+    bar = st.progress(0.0, text=title or None)
+
+    def show(fraction: float, text: str = title) -> None:
+        bar.progress(fraction, text=text or None)
+
+    yield show
+    bar.empty()
+
+
+def run_with_bar(title: str, function: Callable[..., T], *args: object) -> T:
+    """`function(*args)` as a shared job under a progress bar titled `title`, for a job
+    whose progress events are (done, total)."""
+    with progress_bar(title) as show:
+        return run_with_progress(
+            function, *args, on_progress=lambda done, total: show(done / total)
+        )
 
 
 def follow(

@@ -12,24 +12,71 @@ every run goes through app.py.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import streamlit as st
 
-from ui.live.projector import CLASS_PARAM
+from view_state.url_params import CLASS_PARAM
 
 _ENTERED = "_ran_through_app_py"
 _PAGES = "_app_pages"  # session: this session's st.Page objects
 CLASS_PAGE = "lesson"  # the page that reads a class code (?class=CODE)
-PAGES = (
-    ("pages/home.py", "Start here", ":material/school:"),
-    ("pages/lesson.py", "Lesson", ":material/co_present:"),
-    ("pages/head_spaces.py", "Head spaces", ":material/scatter_plot:"),
-    ("pages/playground.py", "Move the query yourself", ":material/drag_pan:"),
-    ("pages/attention_maps.py", "Attention maps", ":material/grid_on:"),
-    ("pages/why_heads.py", "Why several heads?", ":material/functions:"),
-    ("pages/real_model.py", "Inside a real model", ":material/neurology:"),
-    ("pages/heads_needed.py", "Do we need all these heads?", ":material/toggle_on:"),
-    ("pages/block.py", "The block around attention", ":material/stacks:"),
+
+
+class AppPage(NamedTuple):
+    """One page: its script, its title in the navigation, its icon, and what it shows (the
+    Start page's path through the ideas)."""
+
+    path: str
+    title: str
+    icon: str
+    shows: str
+
+
+PAGES = (  # the one list of pages: the navigation, Start here's path and the tests read it
+    AppPage("pages/home.py", "Start here", ":material/school:", "the idea in one picture"),
+    AppPage(
+        "pages/lesson.py", "Lesson", ":material/co_present:", "the questions, one step at a time"
+    ),
+    AppPage(
+        "pages/head_spaces.py",
+        "Head spaces",
+        ":material/scatter_plot:",
+        "where each head moves the points",
+    ),
+    AppPage(
+        "pages/playground.py",
+        "Move the query yourself",
+        ":material/drag_pan:",
+        "drag a head's query",
+    ),
+    AppPage(
+        "pages/attention_maps.py", "Attention maps", ":material/grid_on:", "where each head looks"
+    ),
+    AppPage(
+        "pages/why_heads.py",
+        "Why several heads?",
+        ":material/functions:",
+        "the maths and experiments",
+    ),
+    AppPage(
+        "pages/real_model.py",
+        "Inside a real model",
+        ":material/neurology:",
+        "MiniLM's 72 trained heads",
+    ),
+    AppPage(
+        "pages/heads_needed.py",
+        "Do we need all these heads?",
+        ":material/toggle_on:",
+        "switch heads off",
+    ),
+    AppPage(
+        "pages/block.py",
+        "The block around attention",
+        ":material/stacks:",
+        "residual, FFN, translation",
+    ),
 )
 
 
@@ -45,8 +92,8 @@ def app_pages() -> list[st.Page]:
     pages = st.session_state.get(_PAGES)
     if pages is None:
         pages = st.session_state[_PAGES] = [
-            st.Page(_ROOT / path, title=title, icon=icon, default=index == 0)
-            for index, (path, title, icon) in enumerate(PAGES)
+            st.Page(_ROOT / page.path, title=page.title, icon=page.icon, default=index == 0)
+            for index, page in enumerate(PAGES)
         ]
     return pages
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from attention.analysis.head_masks import parse_heads_off
 from attention.analysis.head_roles import ENTROPY, ROLES
-from attention.analysis.heads_off import SCORE_VIEWS
+from attention.analysis.heads_needed import SCORE_VIEWS
 from attention.analysis.rank_collapse import MAX_DEPTH
 from attention.experiments.training.train import TrainingConfig
 from attention.models.translation import EXAMPLES, head_titles
@@ -25,6 +25,8 @@ from attention.teaching.narration.why_heads import PATTERN_NAMES, SCORE_LIMITS
 from attention.teaching.playground import BOUND, format_points, parse_points
 from attention.teaching.sentences import DEFAULT_SECOND_TEXT, DEFAULT_TEXT
 from classroom.store import ClassStoreError, normalise_code
+
+CLASS_PARAM = "class"  # the URL parameter of a live class's join code
 
 MAX_TEXT_CHARS = 5000
 D_MODEL_CHOICES = (2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384)
@@ -221,7 +223,7 @@ ROWS = (
     ),
     flag("present", False),
     Param(  # a live class's join code (ui/live/projector.py); never the lecturer's secret
-        "class",
+        CLASS_PARAM,
         "",
         _class_code,
         "a class code: 4 to 8 letters and digits, with no 0, O, 1, I or L",

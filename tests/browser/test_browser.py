@@ -4,26 +4,28 @@ and a screenshot of each page is saved under artifacts/screenshots/ to look at."
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
 from harness.browser import screenshot, wait_until_drawn
 from tests.support.browser_checks import assert_no_failure, drawn_charts, marks
+from ui.navigation import PAGES as APP_PAGES
 
 pytestmark = pytest.mark.browser
 
-PAGES = {  # name: (path in the URL, the page's title)
-    "home": ("", "Head Spaces"),
-    "head_spaces": ("head_spaces", "Head spaces"),
-    "attention_maps": ("attention_maps", "Attention maps"),
-    "why_heads": ("why_heads", "Why several heads?"),
-    "real_model": ("real_model", "Inside a real model"),
-    "block": ("block", "The block around attention"),
+# The pages loaded here by name (the heavier ones have their own browser tests); the start
+# page's heading is the app's name, every other page's its title in the navigation.
+LOADED = ("home", "head_spaces", "attention_maps", "why_heads", "real_model", "block")
+PAGES = {
+    Path(page.path).stem: ("", "Head Spaces") if index == 0 else (Path(page.path).stem, page.title)
+    for index, page in enumerate(APP_PAGES)
+    if Path(page.path).stem in LOADED
 }
 
 
-@pytest.mark.parametrize("name", list(PAGES))
+@pytest.mark.parametrize("name", LOADED)
 def test_page_loads_without_exception(app_url, page, name):
     path, title = PAGES[name]
     page.goto(f"{app_url}/{path}")

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.browser
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 BLOCKING = {"critical", "serious"}
 # URL paths: Streamlit serves the default (first) page at "/", the others at their stem.
-PAGE_PATHS = ["" if i == 0 else path[6:-3] for i, (path, _, _) in enumerate(PAGES)]
+PAGE_PATHS = ["" if i == 0 else page.path[6:-3] for i, page in enumerate(PAGES)]
 STEPS = len(lesson_text())  # then the last slide: results, no chart
 # Something each page always draws, waited for before the audit (a fresh server's first
 # load reruns once through app.py, so "script finished" alone can come early).

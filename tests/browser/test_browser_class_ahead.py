@@ -1,5 +1,5 @@
 """A live class's phone holds the step after the lecturer's, drawn hidden, and shows it
-the moment the push announces it, before the phone's rerun (ui/live_student.ahead_css,
+the moment the push announces it, before the phone's rerun (ui/live/student.ahead_css,
 ui/components/class_push.js), in real headless Chromium on a 390×844 phone. The phone's
 Streamlit socket is held (nothing from the server reaches the page) while the lecturer
 goes Next: the step that then shows came from the push alone."""

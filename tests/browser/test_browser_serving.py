@@ -65,7 +65,7 @@ def test_the_first_page_arrives_with_the_security_headers_and_no_worker_named(cl
     assert not any(f":{w.port}" in value for w in cluster.workers for value in headers.values())
 
 
-@pytest.mark.parametrize("path", [path for path, _, _ in PAGES])
+@pytest.mark.parametrize("path", [page.path for page in PAGES])
 def test_every_page_draws_under_the_content_security_policy(cluster, watched, path):
     name = path.removeprefix("pages/").removesuffix(".py")
     url = cluster.url + ("/" if name == "home" else f"/{name}")

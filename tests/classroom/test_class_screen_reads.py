@@ -1,5 +1,5 @@
 """A Next reruns every student's screen at once: the class state is read once per process
-and pushed screen (ui.live.student.screen_state), never drawing less than the push said;
+and pushed screen (ui.live.shared_screens.screen_state), never drawing less than the push said;
 and the app's st.Page objects are made once per session (ui.navigation.app_pages)."""
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from classroom.sqlite_store import SQLiteClassStore
 from shared_work.made_once import MadeOnce
 from tests.support.apptest import open_page
 from ui import charts, media
+from ui.lesson import drawing
 from ui.lesson import screens as step_screens
-from ui.lesson import walk as lesson
+from ui.lesson.step import LessonStep
 from ui.lesson.steps import LESSON_STEPS
-from ui.lesson.walk import LessonStep
-from ui.live import student as live_student
+from ui.live import shared_screens
 from ui.navigation import PAGES
 from view_state.scenario import Scenario
 
@@ -41,8 +41,8 @@ class CountingStore:
 def class_in_store(tmp_path, monkeypatch):
     store = SQLiteClassStore(tmp_path / "classes.sqlite3")
     counting = CountingStore(store)
-    monkeypatch.setattr(live_student, "class_store", lambda: counting)
-    monkeypatch.setattr(live_student, "_latest", {})
+    monkeypatch.setattr(shared_screens, "class_store", lambda: counting)
+    monkeypatch.setattr(shared_screens, "_latest", {})
     opened = store.open_class(5, ["yes", "no"])
     yield store, opened, counting
     store.close()
@@ -52,7 +52,7 @@ def test_screens_pushed_the_same_step_share_one_read(class_in_store):
     store, opened, counting = class_in_store
     store.set_step(opened.code, opened.secret, 2, ["left", "right"])
     pushed = screen_of(store.state(opened.code))
-    states = [live_student.screen_state(opened.code, pushed) for _ in range(40)]
+    states = [shared_screens.screen_state(opened.code, pushed) for _ in range(40)]
     assert counting.reads == 1
     assert {(s.step, tuple(s.votes)) for s in states} == {(2, ("left", "right"))}
 
@@ -70,31 +70,33 @@ def test_screens_pushed_at_once_wait_for_one_read(class_in_store):
 
     counting.state = slow_read
     with ThreadPoolExecutor(8) as pool:
-        states = list(pool.map(lambda _: live_student.screen_state(opened.code, pushed), range(8)))
+        states = list(
+            pool.map(lambda _: shared_screens.screen_state(opened.code, pushed), range(8))
+        )
     assert counting.reads == 1
     assert all(state is states[0] for state in states) and states[0].step == 4
 
 
 def test_a_screen_never_draws_less_than_its_push(class_in_store):
     store, opened, counting = class_in_store
-    live_student.screen_state(opened.code, None)  # step 1, now the process's latest
+    shared_screens.screen_state(opened.code, None)  # step 1, now the process's latest
     store.set_step(opened.code, opened.secret, 3, ["up", "down"])
     pushed = screen_of(store.state(opened.code))
-    assert live_student.screen_state(opened.code, pushed).step == 3
+    assert shared_screens.screen_state(opened.code, pushed).step == 3
     assert counting.reads == 2
     store.reveal(opened.code, opened.secret)
     revealed = screen_of(store.state(opened.code))
-    assert live_student.screen_state(opened.code, revealed).phase == "revealed"
+    assert shared_screens.screen_state(opened.code, revealed).phase == "revealed"
     assert counting.reads == 3
 
 
 def test_a_run_without_a_push_or_an_old_read_reads_the_store(class_in_store, monkeypatch):
     _, opened, counting = class_in_store
-    first = live_student.screen_state(opened.code, None)
-    live_student.screen_state(opened.code, None)  # a vote's or a full run: no push
+    first = shared_screens.screen_state(opened.code, None)
+    shared_screens.screen_state(opened.code, None)  # a vote's or a full run: no push
     assert counting.reads == 2
-    monkeypatch.setattr(live_student, "REUSE_SECONDS", 0.0)
-    live_student.screen_state(opened.code, screen_of(first))
+    monkeypatch.setattr(shared_screens, "REUSE_SECONDS", 0.0)
+    shared_screens.screen_state(opened.code, screen_of(first))
     assert counting.reads == 3
 
 
@@ -131,7 +133,7 @@ def test_screens_asking_at_once_for_a_new_step_wait_for_one_computation():
     scenario = Scenario(seed=7)  # a scenario no other test has drawn
     with ThreadPoolExecutor(8) as pool:
         screens = list(
-            pool.map(lambda _: live_student.step_screen(step, scenario, 1, False), range(8))
+            pool.map(lambda _: shared_screens.step_screen(step, scenario, 1, False), range(8))
         )
     assert len(computed) == 1
     view, chart = screens[0]
@@ -154,16 +156,16 @@ def test_a_classs_screens_are_made_ahead_for_every_step_phase_and_width(monkeypa
     monkeypatch.setattr(step_screens, "_views", MadeOnce(limit=8))
     monkeypatch.setattr(step_screens, "_charts", MadeOnce(limit=8))
     scenario = Scenario(seed=11)  # a scenario no other test has drawn
-    live_student.warm_screens(scenario, steps).join()
+    shared_screens.warm_screens(scenario, steps).join()
     # one view per step and width: the asking and the revealed chart are drawn from it
     assert sorted(computed) == sorted((k, narrow) for k in (1, 2) for narrow in (True, False))
-    assert live_student.warm_screens(scenario, steps) is None  # once per process
+    assert shared_screens.warm_screens(scenario, steps) is None  # once per process
 
     made = len(computed)
     heights = {}
     for narrow in (True, False):
         with media.screen_assumed(narrow):
-            _, chart = live_student.step_screen(steps[1], scenario, 2, revealed=True)
+            _, chart = shared_screens.step_screen(steps[1], scenario, 2, revealed=True)
         heights[narrow] = chart.shown.layout.height
     assert len(computed) == made  # found, not computed
     assert heights[True] > heights[False]  # step 2's tiles: stacked on a phone only
@@ -178,7 +180,7 @@ def test_a_phone_screens_chart_is_laid_out_once_for_all_its_screens(monkeypatch)
     screens = {}
     for narrow in (True, False):
         with media.screen_assumed(narrow):
-            screens[narrow] = live_student.step_screen(step, scenario, 9, revealed=False)
+            screens[narrow] = shared_screens.step_screen(step, scenario, 9, revealed=False)
     wide, phone = screens[False][1].shown, screens[True][1].shown
     assert for_phone(wide) is not wide  # the wide chart has a bar to move under the plot
     assert for_phone(phone) is phone  # the phone's has none left at the side
@@ -186,7 +188,7 @@ def test_a_phone_screens_chart_is_laid_out_once_for_all_its_screens(monkeypatch)
     copies: list[object] = []
     monkeypatch.setattr(charts, "for_phone", lambda fig: copies.append(fig) or fig)
     with media.screen_assumed(True):
-        lesson.draw_chart(step.text, screens[True][1], present=False)
+        drawing.draw_chart(step.text, screens[True][1], present=False)
     assert copies == []
 
 
@@ -198,7 +200,7 @@ def test_screens_rerun_at_once_are_drawn_in_turn():
 
     def draw(_):
         nonlocal inside, most
-        with live_student._in_turn():
+        with shared_screens.in_turn():
             with count:
                 inside += 1
                 most = max(most, inside)
@@ -212,23 +214,23 @@ def test_screens_rerun_at_once_are_drawn_in_turn():
 
 
 def test_a_screen_stuck_in_its_turn_holds_up_the_others_at_most_turn_seconds(monkeypatch):
-    monkeypatch.setattr(live_student, "TURN_SECONDS", 0.2)
+    monkeypatch.setattr(shared_screens, "TURN_SECONDS", 0.2)
     release = threading.Event()
 
     def stuck():
-        with live_student._in_turn():
+        with shared_screens.in_turn():
             release.wait(10)
 
     holder = threading.Thread(target=stuck)
     holder.start()
     time.sleep(0.05)
     started = time.perf_counter()
-    with live_student._in_turn():
+    with shared_screens.in_turn():
         waited = time.perf_counter() - started
     release.set()
     holder.join()
     assert 0.15 < waited < 1.0
-    with live_student._in_turn():  # the stuck screen's turn was given back
+    with shared_screens.in_turn():  # the stuck screen's turn was given back
         pass
-    assert live_student._drawing.acquire(blocking=False)
-    live_student._drawing.release()
+    assert shared_screens._drawing.acquire(blocking=False)
+    shared_screens._drawing.release()

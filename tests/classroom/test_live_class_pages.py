@@ -20,8 +20,9 @@ from classroom.sqlite_store import SQLiteClassStore
 from harness.class_student import class_step as student_step
 from tests.support.apptest import chart, chart_keys, open_page
 from ui.lesson.steps import LESSON_STEPS
+from ui.live.joining import DEVICE
 from ui.live.projector import CLOSED, LECTURER, results_file
-from ui.live.student import DEVICE, OTHER_VIEW
+from ui.live.student import OTHER_VIEW
 from view_state.scenario import Scenario
 
 PAGE = "pages/lesson.py"

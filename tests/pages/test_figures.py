@@ -32,7 +32,7 @@ from attention.figures import (
     block_rank_collapse,
     block_translation,
     head_motion,
-    heads_off,
+    heads_needed,
     lesson,
     real_model,
     why_heads_cost,
@@ -60,7 +60,7 @@ MODULES = (
     block_translation,
     head_space_views,
     head_motion,
-    heads_off,
+    heads_needed,
     lesson,
     real_model,
     why_heads_cost,
@@ -251,16 +251,18 @@ def _builders(i: dict) -> dict:
         "layer_ratio_figure": [
             lambda: block.layer_ratio_figure(np.random.default_rng(1).random((6, 2, N)))
         ],
-        "switches_figure": [lambda: heads_off.switches_figure(np.eye(3, 4))],
+        "switches_figure": [lambda: heads_needed.switches_figure(np.eye(3, 4))],
         "importance_figure": [
-            lambda: heads_off.importance_figure(
+            lambda: heads_needed.importance_figure(
                 np.array([[0.2, -0.1, 0.0], [0.05, 0.3, 0.1]]), np.eye(2, 3) < 1, "drop", ".2f"
             )
         ],
         "rollout_figure": [
-            lambda: heads_off.rollout_figure(np.random.default_rng(2).random((2, 3, N)), tokens, 5)
+            lambda: heads_needed.rollout_figure(
+                np.random.default_rng(2).random((2, 3, N)), tokens, 5
+            )
         ],
-        "pruning_figure": [lambda: heads_off.pruning_figure(*_pruning_inputs())],
+        "pruning_figure": [lambda: heads_needed.pruning_figure(*_pruning_inputs())],
     }
 
 
@@ -404,7 +406,7 @@ def test_pruning_figure_marks_a_measured_point_of_a_stepped_curve():
     randoms = [PruningCurve("accuracy", removed, np.linspace(1.0, s, 4), ()) for s in (0.5, 0.6)]
     removable = curve.heads_removable(0.05)
     assert removable == 6  # 0.98 is within 5 points, 0.90 is not
-    fig = heads_off.pruning_figure(curve, curve_band(randoms), 2, removable, 0.05)
+    fig = heads_needed.pruning_figure(curve, curve_band(randoms), 2, removable, 0.05)
     marked = fig.data[3]
     assert list(marked.x) == [6] and list(marked.y) == [98.0]
 

@@ -10,7 +10,7 @@ import pytest
 from attention.analysis.ablation import CosineScore, head_importance
 from attention.analysis.head_masks import format_heads_off, layer_off, only_head, parse_heads_off
 from attention.analysis.head_roles import ROLES
-from attention.analysis.heads_off import (
+from attention.analysis.heads_needed import (
     SCORE_VIEWS,
     embedding_cosine,
     extreme_heads,
@@ -21,7 +21,7 @@ from attention.analysis.heads_off import (
 )
 from attention.analysis.paraphrase import ParaphraseTask, Triplet
 from attention.analysis.pruning import PruningCurve
-from attention.teaching.narration.heads_off import (
+from attention.teaching.narration.heads_needed import (
     importance_sentence,
     pruning_sentence,
     rollout_sentence,

@@ -38,7 +38,7 @@ def test_results_say_what_each_question_got():
 
 
 def test_the_end_names_pages_of_the_app_and_is_checked_on_load():
-    pages = {path for path, _, _ in PAGES}
+    pages = {page.path for page in PAGES}
     assert lesson_end().next and all(entry.page in pages for entry in lesson_end().next)
     with pytest.raises(AssetError, match="title"):
         parse_end({"end": {"next": []}}, "x.toml")

@@ -7,6 +7,7 @@ import pytest
 
 from attention.experiments.training.train import TrainingConfig
 from tests.support.apptest import chart, grid_maps, open_page
+from ui.navigation import PAGES
 
 
 def assert_no_failure(at) -> None:
@@ -15,23 +16,17 @@ def assert_no_failure(at) -> None:
     assert not at.error, [e.value for e in at.error]
 
 
-PAGES = [
-    "pages/home.py",
-    "pages/head_spaces.py",
-    "pages/attention_maps.py",
-    "pages/why_heads.py",
-    "pages/real_model.py",
-    "pages/heads_needed.py",
-    "pages/block.py",
-]
+# The playground moves its own points: it has no sentence in its sidebar.
+NO_SENTENCE = {"pages/playground.py"}
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", [page.path for page in PAGES])
 def test_every_page_opens_without_exception(path):
     at = open_page(path)
     assert_no_failure(at)
-    assert at.title, "each page has a title"
-    assert at.sidebar.text_area(key="text").value
+    assert at.title or at.header, "each page names itself in a heading"
+    if path not in NO_SENTENCE:
+        assert at.sidebar.text_area(key="text").value
 
 
 def test_changed_knobs_go_into_the_url_and_defaults_stay_out():
@@ -142,11 +137,9 @@ def test_cross_attention_is_refused_with_a_message_for_the_trained_source():
 
 def test_the_start_page_path_lists_every_page():
     """The Start page's path through the ideas links every page, the Lesson first."""
-    from ui.navigation import PAGES
-
     at = open_page("pages/home.py")
     numbered = [e.proto for e in at.get("page_link") if e.proto.label[:1].isdigit()]
-    titles = {title: path for path, title, _ in PAGES}
+    titles = {page.title: page.path for page in PAGES}
     linked = [
         next(t for t in titles if link.label.split(". ", 1)[1].startswith(t)) for link in numbered
     ]

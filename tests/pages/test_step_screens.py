@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.support.apptest import chart, open_page
-from ui.lesson import walk as lesson
+from ui.lesson import drawing
+from ui.lesson.step import LessonStep
 from ui.lesson.steps import LESSON_STEPS
-from ui.lesson.walk import LessonStep
 from view_state.scenario import Scenario
 
 FEED_FORWARD = 11  # the step whose view took 52 ms per session when each computed its own
@@ -41,9 +41,9 @@ def test_lesson_sessions_at_one_step_share_its_view_and_chart(monkeypatch, count
     is computed and laid out once; a third with another sentence gets its own."""
     calls: list[str] = []
     counted_step(FEED_FORWARD, calls)
-    real_chart = lesson.chart
+    real_chart = drawing.chart
     monkeypatch.setattr(
-        lesson, "chart", lambda *a, **k: calls.append("chart") or real_chart(*a, **k)
+        drawing, "chart", lambda *a, **k: calls.append("chart") or real_chart(*a, **k)
     )
     key = f"lesson_view_{LESSON_STEPS[FEED_FORWARD - 1].text.id}"
     drawn = []

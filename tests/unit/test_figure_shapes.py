@@ -21,7 +21,7 @@ from attention.figures import (
     block_rank_collapse,
     head_motion,
     head_spaces,
-    heads_off,
+    heads_needed,
     real_model,
     why_heads_cost,
     why_heads_rank_limit,
@@ -76,7 +76,7 @@ def test_block_and_heads_off_views_check_rows_per_token():
     with _raises("update", f"({N}, any)", (N - 1, 8)):
         block.concat_figure(TOKENS, np.zeros((N, 8)), np.zeros((N - 1, 8)), 2)
     with _raises("rows", f"(2, any, {N})", (2, 3, N + 2)):
-        heads_off.rollout_figure(np.zeros((2, 3, N + 2)), TOKENS, 0)
+        heads_needed.rollout_figure(np.zeros((2, 3, N + 2)), TOKENS, 0)
 
 
 def test_head_space_views_check_every_layout_per_token():
@@ -95,14 +95,14 @@ def test_head_space_views_check_every_layout_per_token():
 
 def test_heads_off_views_check_the_mask_values_and_curves():
     with _raises("mask", "(any, any)", (12,)):
-        heads_off.switches_figure(np.ones(12))
+        heads_needed.switches_figure(np.ones(12))
     with _raises("values", "(any, any)", (6,)):
-        heads_off.importance_figure(np.ones(6), np.ones(6) > 0, "drop", ".2f")
+        heads_needed.importance_figure(np.ones(6), np.ones(6) > 0, "drop", ".2f")
     removed = np.arange(4)
     curve = PruningCurve("accuracy", removed, np.ones(3), ())
     band = curve_band([PruningCurve("accuracy", removed, np.ones(4), ())] * 2)
     with _raises("curve.scores", "(4)", (3,)):
-        heads_off.pruning_figure(curve, band, 2, 1, 0.05)
+        heads_needed.pruning_figure(curve, band, 2, 1, 0.05)
 
 
 def test_why_heads_views_check_their_results():

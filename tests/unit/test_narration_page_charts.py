@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from attention.analysis.heads_off import PruningSummary
+from attention.analysis.heads_needed import PruningSummary
 from attention.core.cost import AttentionCost
 from attention.experiments.equal_cost import LayoutCost
 from attention.experiments.rank_limit import RankLimitResult
@@ -27,7 +27,7 @@ from attention.figures.tables import (
     stream_update_rows,
     variant_weight_rows,
 )
-from attention.teaching.narration import block, heads_off, translation, why_heads
+from attention.teaching.narration import block, heads_needed, translation, why_heads
 
 TOKENS = ["the", "cat", "sat", "on", "mat"]
 
@@ -158,7 +158,7 @@ def test_slicing_summaries_count_weights_and_shares():
 
 def test_switches_summary_counts_heads_on_per_layer():
     mask = np.array([[1, 0, 1], [0, 0, 0]])
-    text = heads_off.switches_summary(mask)
+    text = heads_needed.switches_summary(mask)
     assert text == ("2 of 6 heads on (2 layers × 3 heads). Heads on per layer, from layer 1: 2, 0.")
 
 
@@ -169,7 +169,7 @@ def _value(x: float) -> str:
 def test_importance_summary_names_the_extremes_of_the_heads_on():
     values = np.array([[0.5, 0.9, 0.1], [0.3, 0.7, 0.2]])
     on = np.array([[True, False, True], [True, True, True]])  # 0.9 is off
-    text = heads_off.importance_summary(values, on, "drop", _value)
+    text = heads_needed.importance_summary(values, on, "drop", _value)
     assert "of the 5 heads that are on" in text
     named = re.findall(r"layer (\d) head (\d) \((\d\.\d\d)\)", text)
     assert named == [
@@ -180,19 +180,19 @@ def test_importance_summary_names_the_extremes_of_the_heads_on():
         ("2", "3", "0.20"),
         ("2", "1", "0.30"),
     ]
-    one = heads_off.importance_summary(values, values == 0.5, "drop", _value)
+    one = heads_needed.importance_summary(values, values == 0.5, "drop", _value)
     assert one.count("layer 1 head 1 (0.50)") == 2  # one head on: both highest and lowest
-    assert "all are switched off" in heads_off.importance_summary(
+    assert "all are switched off" in heads_needed.importance_summary(
         values, on & False, "drop", _value
     )
 
 
 def test_pruning_summary_with_and_without_random_orders():
     summary = PruningSummary(0.05, 0.8, 72, 30, (10, 14, 12), 2, 66, (32, 0.74))
-    text = heads_off.pruning_summary(summary, 3)
+    text = heads_needed.pruning_summary(summary, 3)
     assert "3 random orders, starting at 80" in text
     assert "5 points: 30 least important first; 12 in a random order (median)." in text
-    alone = heads_off.pruning_summary(PruningSummary(0.05, 0.8, 72, 30, (), 1, 66, None), 0)
+    alone = heads_needed.pruning_summary(PruningSummary(0.05, 0.8, 72, 30, (), 1, 66, None), 0)
     assert alone.endswith("30 least important first.")
 
 

@@ -16,7 +16,7 @@ from attention.experiments.equal_cost import compare_layouts
 from attention.figures.base.phone import for_phone
 from attention.figures.block import concat_figure
 from attention.figures.head_spaces import query_key_value_figure
-from attention.figures.heads_off import importance_figure, rollout_figure
+from attention.figures.heads_needed import importance_figure, rollout_figure
 from attention.figures.lesson import for_slides, lecture_figure
 from attention.figures.lesson_by_hand import ingredients_figure
 from attention.figures.lesson_translation import MapPanel, three_attentions_figure

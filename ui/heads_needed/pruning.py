@@ -5,22 +5,22 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attention.analysis.heads_off import (
+from attention.analysis.heads_needed import (
     PRUNING_MEASURE_EVERY,
     PRUNING_RESCORE_EVERY,
     PRUNING_SEEDS,
     summarise_pruning,
 )
 from attention.analysis.pruning import curve_band
-from attention.figures.heads_off import pruning_figure
-from attention.teaching.narration.heads_off import (
+from attention.figures.heads_needed import pruning_figure
+from attention.teaching.narration.heads_needed import (
     pruning_caption,
     pruning_sentence,
     pruning_summary,
 )
 from ui.charts import drawn_table, show_chart
 from ui.heads_needed import switches
-from ui.jobs import run_with_progress
+from ui.jobs import progress_bar, run_with_progress
 
 DROP = 0.05  # "before accuracy drops by 5 points"
 ASKED = "_heads_pruning_asked"
@@ -43,19 +43,16 @@ def pruning_section(total_heads: int) -> None:
             "measures: it waits for the button."
         )
         return
-    bar = st.progress(0.0)
-
-    def _show(stage: int, done: int, total: int) -> None:
-        bar.progress(done / total, text=f"Pruning, {STAGES[stage]} ({stage + 1} of 2)…")
-
-    curve, random_curves = run_with_progress(
-        switches.pruning_curves,
-        PRUNING_RESCORE_EVERY,
-        PRUNING_SEEDS,
-        PRUNING_MEASURE_EVERY,
-        on_progress=_show,
-    )
-    bar.empty()
+    with progress_bar() as show:
+        curve, random_curves = run_with_progress(
+            switches.pruning_curves,
+            PRUNING_RESCORE_EVERY,
+            PRUNING_SEEDS,
+            PRUNING_MEASURE_EVERY,
+            on_progress=lambda stage, done, total: show(
+                done / total, f"Pruning, {STAGES[stage]} ({stage + 1} of 2)…"
+            ),
+        )
     summary = summarise_pruning(curve, random_curves, total_heads, DROP)
     curves = pruning_figure(
         curve, curve_band(random_curves), len(random_curves), summary.by_importance, DROP

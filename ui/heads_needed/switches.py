@@ -14,7 +14,7 @@ import streamlit as st
 
 from attention.analysis.ablation import AccuracyScore, CosineScore, head_importance
 from attention.analysis.head_masks import format_heads_off, layer_off, only_head, parse_heads_off
-from attention.analysis.heads_off import embedding_cosine, masked_accuracy
+from attention.analysis.heads_needed import embedding_cosine, masked_accuracy
 from attention.analysis.paraphrase import ParaphraseTask, load_paraphrase_task
 from attention.analysis.pruning import PruningCurve, prune_by_importance, prune_in_random_order
 from shared_work.job_runner import computation

@@ -8,13 +8,13 @@ import streamlit as st
 from attention.teaching.lesson.content import lesson_end
 from attention.teaching.markdown import literal
 from attention.teaching.narration.lesson import result_rows, results_sentence
-from ui.lesson import walk as lesson
-from ui.lesson.walk import LessonStep
+from ui.lesson import export, quiz, walk
+from ui.lesson.step import LessonStep
 from ui.navigation import PAGES
 from view_state.scenario import Scenario
 
-_TITLES = {path: title for path, title, _ in PAGES}
-_ICONS = {path: icon for path, _, icon in PAGES}
+_TITLES = {page.path: page.title for page in PAGES}
+_ICONS = {page.path: page.icon for page in PAGES}
 
 
 def final_slide(steps: list[LessonStep], scenario: Scenario) -> None:
@@ -24,8 +24,8 @@ def final_slide(steps: list[LessonStep], scenario: Scenario) -> None:
     rows = result_rows(
         [s.text.title for s in steps],
         [s.text.id for s in steps],
-        lesson.answers(),
-        {s.text.id for s in steps if lesson.phase(s.text.id) == lesson.REVEALED},
+        quiz.answers(),
+        {s.text.id for s in steps if walk.phase(s.text.id) == walk.REVEALED},
     )
     results, onward = st.columns([3, 2])
     with results:
@@ -39,5 +39,5 @@ def final_slide(steps: list[LessonStep], scenario: Scenario) -> None:
         for entry in end.next:
             st.page_link(entry.page, label=_TITLES[entry.page], icon=_ICONS[entry.page])
             st.caption(entry.why)
-        lesson.export_section(steps, scenario)
-        st.button("Reset the score", on_click=lesson.reset_score, key="lesson_reset")
+        export.export_section(steps, scenario)
+        st.button("Reset the score", on_click=quiz.reset_score, key="lesson_reset")

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from attention.teaching.lesson.steps import StepView
 from shared_work.made_once import MadeOnce
-from ui.lesson import walk as lesson
-from ui.lesson.walk import Chart, LessonStep
+from ui.lesson import drawing
+from ui.lesson.drawing import Chart
+from ui.lesson.step import LessonStep
 from ui.media import narrow_screen
 from view_state.scenario import Scenario
 
@@ -32,4 +33,4 @@ def step_chart(
     asking or revealed), laid out for this screen's width."""
     view = step_view(step, scenario, value)
     key = (step, scenario, value, number, revealed, narrow_screen())
-    return view, _charts.get(key, lambda: lesson.chart(step.text, view, number, False, revealed))
+    return view, _charts.get(key, lambda: drawing.chart(step.text, view, number, False, revealed))

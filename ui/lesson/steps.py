@@ -68,7 +68,8 @@ from shared_work.made_once import made_once_per_argument
 from ui import data
 from ui.block import data as block_data
 from ui.cache_policy import PER_USER_TTL
-from ui.lesson.walk import PRESENTER_FONT_SCALE, Control, LessonStep
+from ui.lesson.presenter import PRESENTER_FONT_SCALE
+from ui.lesson.step import Control, LessonStep
 from ui.media import narrow_screen
 from ui.playground import draw, keep_in_session, moved_heads
 from ui.pretrained import minilm_reads, pretrained_model, run_real

@@ -32,8 +32,8 @@ from ui.lesson import walk
 from ui.live import lecturer_tab
 from ui.live.watch import rerun_on_change
 from view_state import url_params
+from view_state.url_params import CLASS_PARAM
 
-CLASS_PARAM = "class"
 LECTURER = "live_class_lecturer"  # session: the OpenedClass this session drives
 CLOSED = "live_class_closed"  # session: the class this session closed (for its results)
 _NOTICE = "live_class_notice"  # session: a message for the next run (a refused action)

@@ -18,6 +18,7 @@ from attention.figures.why_heads_training import head_maps, loss_curves, seed_sp
 from attention.teaching.markdown import literal
 from attention.teaching.narration import why_heads as narration
 from ui.charts import show_chart
+from ui.jobs import progress_bar
 from ui.why_heads import experiments as exp
 from view_state import url_params
 
@@ -39,19 +40,18 @@ class Trained:
 def train_live(config: TrainingConfig, seed: int, title: str) -> Comparison:
     """Train (or fetch) one seed with a progress bar and live loss curves."""
     total = config.steps * len(config.variants())
-    bar = st.progress(0.0, text=title)
-    live = st.empty()
     losses_so_far: dict[str, np.ndarray] = {}
+    with progress_bar(title) as show_progress:
+        live = st.empty()  # under the bar
 
-    def show(label: str, done: int, losses: np.ndarray) -> None:
-        losses_so_far[label] = losses
-        finished = sum(len(c) for c in losses_so_far.values())
-        bar.progress(finished / total, text=f"{title}: {label}, step {done} of {config.steps}")
-        show_chart(loss_curves(losses_so_far, config.steps), key=None, container=live)
+        def show(label: str, done: int, losses: np.ndarray) -> None:
+            losses_so_far[label] = losses
+            finished = sum(len(c) for c in losses_so_far.values())
+            show_progress(finished / total, f"{title}: {label}, step {done} of {config.steps}")
+            show_chart(loss_curves(losses_so_far, config.steps), key=None, container=live)
 
-    comparison = exp.train(config, seed, show)
-    bar.empty()
-    live.empty()
+        comparison = exp.train(config, seed, show)
+        live.empty()
     return comparison
 
 

@@ -1,7 +1,7 @@
 """The numbers behind "Do we need all these heads?": which heads matter most and least
 (with what each mostly attends to), how many heads a pruning order removes before the
 score drops, and how rollout differs from raw attention for one token. The sentences that
-state them are in attention.teaching.narration.heads_off."""
+state them are in attention.teaching.narration.heads_needed."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from attention.analysis.heads_off import (
+from attention.analysis.heads_needed import (
     PruningSummary,
     RankedHead,
     RolloutContrast,

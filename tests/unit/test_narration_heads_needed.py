@@ -3,7 +3,7 @@ directly on hand-made inputs: numbers, singular and plural, escaping, the unchan
 
 from __future__ import annotations
 
-from attention.teaching.narration import heads_off as narration
+from attention.teaching.narration import heads_needed as narration
 
 
 def test_intro_counts_the_heads():

@@ -1,0 +1,98 @@
+"""A step's question and this session's answers: the quiz, its feedback, the score, and
+the sentences a step states once revealed."""
+
+from __future__ import annotations
+
+import hashlib
+
+import streamlit as st
+
+from attention.teaching.lesson.content import StepText, fill
+from attention.teaching.lesson.steps import StepView
+from attention.teaching.markdown import literal
+from ui.lesson.walk import ASKING, REVEALED, forget_phases, phase, reveal
+
+_ANSWERS = "lesson_answers"  # step id → whether the first answer was right
+
+
+def record_answer(step_id: str, key: str, right: str) -> None:
+    """Callback of a quiz: the first answer to a question is the one that counts; any
+    answer reveals the step."""
+    answers = st.session_state.setdefault(_ANSWERS, {})
+    if step_id not in answers:
+        answers[step_id] = st.session_state[key] == right
+    reveal(step_id)
+
+
+def answers() -> dict[str, bool]:
+    """Step id → whether the first answer to its question was right, in this session."""
+    return dict(st.session_state.get(_ANSWERS, {}))
+
+
+def score() -> tuple[int, int]:
+    """(right first answers, questions answered) in this session."""
+    answers = st.session_state.get(_ANSWERS, {})
+    return sum(answers.values()), len(answers)
+
+
+def score_line(questions: int) -> None:
+    """The session's score so far (first answers) and a reset; the last slide lists
+    every question's result."""
+    right, answered = score()
+    text, reset = st.columns([4, 1], vertical_alignment="center")
+    text.caption(f"Score so far: {right} right of {answered} answered ({questions} questions).")
+    reset.button("Reset the score", on_click=reset_score, key="lesson_reset", disabled=not answered)
+
+
+def reset_score() -> None:
+    """Forget the answers; every step asks again."""
+    st.session_state[_ANSWERS] = {}
+    forget_phases()
+    for key in [k for k in st.session_state if str(k).startswith("quiz_")]:
+        del st.session_state[key]
+
+
+def sentences(text: StepText, view: StepView) -> list[str]:
+    """The step's notice sentences as markdown, user words escaped."""
+    return [fill(line, view.facts, literal) for line in text.notice]
+
+
+def details(text: StepText, view: StepView) -> None:
+    """The step's longer account, folded away, when it has one (after the reveal: it
+    states the answer too)."""
+    if text.details and phase(text.id) == REVEALED:
+        with st.expander("More about this view"):
+            st.markdown(fill(text.details, view.facts, literal))
+
+
+def ask(text: StepText, view: StepView) -> None:
+    """The step's question; once answered or revealed, the right answer marked with the
+    reason. The answer is never in the URL."""
+    question = fill(text.question, view.facts, literal)
+    options = list(view.quiz.options)
+    digest = hashlib.sha1(("|".join(options) + question).encode()).hexdigest()[:10]
+    key = f"quiz_{text.id}_{digest}"  # a new sentence is a new question
+    right = view.quiz.right
+    # The label is the radio group's accessible name as written (no markdown, which a
+    # screen reader would read out); the question shows as markdown above it.
+    st.markdown(f"**Check yourself:** {question}")
+    choice = st.radio(
+        f"Check yourself: {fill(text.question, view.facts, str)}",
+        options,
+        index=None,
+        key=key,
+        format_func=literal,
+        horizontal=True,
+        on_change=record_answer,
+        args=(text.id, key, right),
+        label_visibility="collapsed",
+    )
+    if phase(text.id) == ASKING:
+        return
+    because = fill(text.because, {**view.facts, "answer": right}, literal)
+    if choice is None:
+        st.info(f"The answer: “{literal(right)}”. {because}", icon=":material/visibility:")
+    elif choice == right:
+        st.success(f"Right. {because}", icon=":material/check_circle:")
+    else:
+        st.warning(f"Not quite: it is “{literal(right)}”. {because}", icon=":material/info:")
