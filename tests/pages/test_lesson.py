@@ -19,7 +19,17 @@ from attention.teaching.lesson.content import lesson_text, parse_end, parse_step
 from attention.teaching.lesson.quiz import choice_quiz
 from attention.teaching.markdown import literal
 from attention.teaching.playground import head_trace
-from tests.support.apptest import array, chart, grid_maps, open_page, tile_maps, toy_points, traces
+from tests.support.apptest import (
+    array,
+    chart,
+    check_answer,
+    grid_maps,
+    open_page,
+    quiz_of,
+    tile_maps,
+    toy_points,
+    traces,
+)
 
 PAGE = "pages/lesson.py"
 STEPS = [step.id for step in lesson_text()]
@@ -47,9 +57,9 @@ def current(at) -> int:
 
 def answer(at, option: str):
     """Pick `option` in the step's quiz and return the feedback texts."""
-    quiz = next(r for r in at.radio if str(r.key).startswith("quiz_"))
+    quiz = quiz_of(at)
     assert literal(option) in quiz.options, (option, quiz.options)  # shown escaped
-    quiz.set_value(option).run()
+    check_answer(at, option)
     assert not at.exception
     return [s.value for s in at.success], [w.value for w in at.warning]
 
@@ -57,8 +67,7 @@ def answer(at, option: str):
 def revealed(at):
     """The step after its quiz is answered (with its first option): the sentences that
     state the answer are shown only then."""
-    quiz = next(r for r in at.radio if str(r.key).startswith("quiz_"))
-    quiz.set_value(quiz.options[0].replace("\\", "")).run()
+    check_answer(at)
     assert not at.exception
     return at
 
@@ -222,10 +231,15 @@ def test_the_score_counts_first_answers_and_resets():
     at = at_id("qkv")
     keys = next(t for t in view(at)["data"] if t.get("name") == "keys")
     right = keys["hovertext"][int(np.argmax(array(keys["customdata"])[:, 0]))]
-    quiz = next(r for r in at.radio if str(r.key).startswith("quiz_"))
+    quiz = quiz_of(at)
     wrong = next(o for o in quiz.options if o != literal(right)).replace("\\", "")
+    choosing = at.radio(key=quiz.key).set_value(wrong).run()  # chosen, not checked
+    assert not choosing.warning and not choosing.success  # choosing alone answers nothing
+    assert any("0 right of 0 answered" in c.value for c in at.main.caption)
     answer(at, wrong)
-    answer(at, right)  # a second try does not change the score
+    # Checked, the answer is fixed: the feedback stays about the answer the score counts.
+    assert at.radio(key=quiz.key).disabled and at.button(key=f"{quiz.key}_check").disabled
+    assert at.warning and not at.success
     assert any("0 right of 1 answered" in c.value for c in at.main.caption)
     at.button(key="lesson_reset").click().run()
     assert any("0 right of 0 answered" in c.value for c in at.main.caption)
@@ -356,7 +370,8 @@ def test_translation_answer_follows_the_words_of_address():
     assert_right(at, "du")
     sir = next(i for i, example in enumerate(EXAMPLES) if "sir" in example.english)
     at.select_slider(key="lesson_example").set_value(sir).run()
-    assert_right(at, "Sie")
+    assert any("“Sie”" in i.value for i in at.info)  # revealed: the new answer stated
+    assert_right(at, "Sie")  # and a new question can still be checked
 
 
 def test_after_heads_answer_is_the_drawn_heads_times_their_width():

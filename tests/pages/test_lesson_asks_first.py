@@ -15,7 +15,7 @@ import pytest
 
 from attention.teaching.lesson.content import lesson_text
 from attention.teaching.markdown import literal
-from tests.support.apptest import open_page
+from tests.support.apptest import check_answer, open_page, quiz_of
 
 PAGE = "pages/lesson.py"
 STEPS = [step.id for step in lesson_text()]
@@ -26,10 +26,6 @@ def at_step(number: int, **query: str):
     at = open_page(PAGE, step=str(number), **query)
     assert not at.exception, at.exception
     return at
-
-
-def quiz_of(at):
-    return next(r for r in at.radio if str(r.key).startswith("quiz_"))
 
 
 def figure_words(figure: dict) -> list[str]:
@@ -91,7 +87,7 @@ def right_after_answering(at) -> str:
     """Answer the quiz with its first option; the feedback names the right option."""
     quiz = quiz_of(at)
     first = quiz.options[0].replace("\\", "")
-    quiz.set_value(first).run()
+    check_answer(at, first)
     assert not at.exception
     if at.success:
         return first

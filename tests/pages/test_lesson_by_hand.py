@@ -13,7 +13,7 @@ import pytest
 from attention import MultiHeadAttention
 from attention.teaching.lesson.by_hand import by_hand
 from attention.teaching.lesson.content import lesson_text
-from tests.support.apptest import chart, open_page, toy_points
+from tests.support.apptest import chart, check_answer, open_page, toy_points
 
 PAGE = "pages/lesson.py"
 STEPS = [step.id for step in lesson_text()]
@@ -62,8 +62,7 @@ def test_the_step_asks_first_then_shows_the_arithmetic_recomputed_here():
     head = at.select_slider(key="lesson_hand_head").value
     asking = chart(at, "lesson_view_by_hand")
     assert [t["type"] for t in asking["data"]] == ["heatmap", "heatmap"]  # no score yet
-    quiz = next(r for r in at.radio if str(r.key).startswith("quiz_"))
-    quiz.set_value(quiz.options[0].replace("\\", "")).run()
+    check_answer(at)
     assert not at.exception
     (table,) = chart(at, "lesson_view_by_hand")["data"]
     assert table["type"] == "table"

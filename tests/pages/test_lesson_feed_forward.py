@@ -15,7 +15,7 @@ import pytest
 from attention.models.pretrained import load_pretrained
 from attention.teaching.lesson.content import lesson_text
 from attention.teaching.lesson.feed_forward import look_at_feed_forward, pick_change, unit_words
-from tests.support.apptest import chart, open_page
+from tests.support.apptest import chart, check_answer, open_page
 
 PAGE = "pages/lesson.py"
 STEPS = [step.id for step in lesson_text()]
@@ -84,8 +84,7 @@ def test_the_page_asks_then_answers_from_the_measurement():
     figure = chart(at, "lesson_view_feed_forward")
     fires = next(t for t in figure["data"] if str(t.get("name", "")).startswith("fires"))
     assert all(x > 0 for x in fires["x"])  # the units drawn as firing have positive inputs
-    quiz = next(r for r in at.radio if str(r.key).startswith("quiz_"))
-    quiz.set_value("it does not move").run()
+    check_answer(at, "it does not move")
     assert not at.exception and at.success and not at.warning
     said = " ".join(m.value for m in at.markdown).replace("\\", "")
     assert "and “cat”'s by 0, while" in said

@@ -12,7 +12,7 @@ from attention.experiments.training.train import TrainingConfig, evaluation_batc
 from attention.teaching.lesson.content import lesson_text
 from attention.teaching.markdown import literal
 from attention.teaching.narration.lesson import trained_answer
-from tests.support.apptest import open_page
+from tests.support.apptest import check_answer, open_page
 
 PAGE = "pages/lesson.py"
 COST_STEP = [step.id for step in lesson_text()].index("cost") + 1
@@ -61,11 +61,11 @@ def test_the_step_trains_with_progress_then_answers_from_the_run():
     seed = 0
     at = open_page(PAGE, step=str(COST_STEP), seed=str(seed))
     assert not at.exception, at.exception
-    quiz = next(r for r in at.radio if str(r.key).startswith("quiz_"))
+    assert any(str(r.key).startswith("quiz_") for r in at.radio)
     progress = at.get("progress")
     if progress:  # not trained yet in this process: the bar, and the quiz still works
         assert "seed 0" in progress[0].proto.text
-        quiz.set_value(quiz.options[0].replace("\\", "")).run()
+        check_answer(at)
         assert at.success or at.warning  # the answer was marked
         assert not at.exception, at.exception
     from ui.why_heads import experiments as why_heads

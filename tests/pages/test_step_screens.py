@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.apptest import chart, open_page
+from tests.support.apptest import chart, check_answer, open_page
 from ui.lesson import drawing
 from ui.lesson.step import LessonStep
 from ui.lesson.steps import LESSON_STEPS
@@ -64,8 +64,7 @@ def test_revealing_draws_the_revealed_chart_from_the_view_already_made(counted_s
     key = f"lesson_view_{LESSON_STEPS[BY_HAND - 1].text.id}"
     at = open_page("pages/lesson.py", step=str(BY_HAND), seed="9")
     asking = chart(at, key)
-    quiz = next(radio for radio in at.radio if radio.key.startswith("quiz_"))
-    quiz.set_value(quiz.options[0]).run()
+    check_answer(at)
     assert not at.exception
     assert calls == ["view"]
     assert chart(at, key)["data"] != asking["data"]  # the arithmetic, drawn after the answer

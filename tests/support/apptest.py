@@ -201,3 +201,16 @@ def train_small(at: AppTest, seeds: bool = False) -> AppTest:
         at.button(key="wh_seeds").click().run()
         assert not at.exception, at.exception
     return at
+
+
+def quiz_of(at: AppTest):
+    """The step's quiz: the radio whose key starts with "quiz_"."""
+    return next(radio for radio in at.radio if str(radio.key).startswith("quiz_"))
+
+
+def check_answer(at: AppTest, option: str | None = None) -> AppTest:
+    """Choose `option` (the first option when None, as written, unescaped) in the step's
+    quiz and press its Check button: choosing alone answers nothing."""
+    quiz = quiz_of(at)
+    quiz.set_value(quiz.options[0].replace("\\", "") if option is None else option)
+    return at.button(key=f"{quiz.key}_check").click().run()

@@ -20,8 +20,11 @@ function mount({ setTriggerValue }) {
     }
     const target = event.composedPath()[0];
     if (target && target.closest && target.closest(WIDGETS)) return;
-    // Space on a focused button or link presses that button: leave it to the browser.
-    if (event.key === " " && target && target.closest && target.closest("button, a")) return;
+    // On a focused button or link, Space presses it and the arrow keys are its own (a
+    // row of buttons): leave them to the browser. A clicker's PageDown / PageUp still
+    // turn the page from anywhere.
+    const onControl = target && target.closest && target.closest("button, a");
+    if (onControl && (event.key === " " || event.key.startsWith("Arrow"))) return;
     event.preventDefault();
     setTriggerValue("action", action);
   };

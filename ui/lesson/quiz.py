@@ -10,17 +10,24 @@ import streamlit as st
 from attention.teaching.lesson.content import StepText, fill
 from attention.teaching.lesson.steps import StepView
 from attention.teaching.markdown import literal
-from ui.lesson.walk import ASKING, REVEALED, forget_phases, phase, reveal
+from ui.lesson.walk import REVEALED, forget_phases, phase, reveal
 
 _ANSWERS = "lesson_answers"  # step id → whether the first answer was right
+_CHECKED = "lesson_checked"  # quiz key → the option checked (a new sentence: a new key)
+_UNCHOSEN = "lesson_unchosen"  # the quiz key whose Check was pressed with nothing chosen
 
 
 def record_answer(step_id: str, key: str, right: str) -> None:
-    """Callback of a quiz: the first answer to a question is the one that counts; any
-    answer reveals the step."""
-    answers = st.session_state.setdefault(_ANSWERS, {})
-    if step_id not in answers:
-        answers[step_id] = st.session_state[key] == right
+    """Callback of a quiz's Check button: the checked option is this question's answer
+    (the first checked answer of a step is the one its score counts) and the step is
+    revealed. Choosing an option alone does nothing (WCAG 3.2.2): a keyboard user walks
+    the options with the arrow keys before checking one."""
+    choice = st.session_state.get(key)
+    if choice is None:
+        st.session_state[_UNCHOSEN] = key
+        return
+    st.session_state.setdefault(_CHECKED, {})[key] = choice
+    st.session_state.setdefault(_ANSWERS, {}).setdefault(step_id, choice == right)
     reveal(step_id)
 
 
@@ -47,6 +54,7 @@ def score_line(questions: int) -> None:
 def reset_score() -> None:
     """Forget the answers; every step asks again."""
     st.session_state[_ANSWERS] = {}
+    st.session_state[_CHECKED] = {}
     forget_phases()
     for key in [k for k in st.session_state if str(k).startswith("quiz_")]:
         del st.session_state[key]
@@ -66,33 +74,47 @@ def details(text: StepText, view: StepView) -> None:
 
 
 def ask(text: StepText, view: StepView) -> None:
-    """The step's question; once answered or revealed, the right answer marked with the
-    reason. The answer is never in the URL."""
+    """The step's question, answered by choosing an option and pressing Check. Once
+    checked, the options are fixed and the answer is marked with the reason, so the
+    feedback is always about the answer the score counts; revealed without an answer, the
+    right one is stated and can still be checked. The answer is never in the URL."""
     question = fill(text.question, view.facts, literal)
     options = list(view.quiz.options)
     digest = hashlib.sha1(("|".join(options) + question).encode()).hexdigest()[:10]
     key = f"quiz_{text.id}_{digest}"  # a new sentence is a new question
     right = view.quiz.right
+    checked = st.session_state.get(_CHECKED, {}).get(key)
+    settled = checked is not None
     # The label is the radio group's accessible name as written (no markdown, which a
     # screen reader would read out); the question shows as markdown above it.
     st.markdown(f"**Check yourself:** {question}")
-    choice = st.radio(
-        f"Check yourself: {fill(text.question, view.facts, str)}",
-        options,
-        index=None,
-        key=key,
-        format_func=literal,
-        horizontal=True,
-        on_change=record_answer,
-        args=(text.id, key, right),
-        label_visibility="collapsed",
-    )
-    if phase(text.id) == ASKING:
+    with st.form(f"{key}_form", border=False, enter_to_submit=False):
+        st.radio(
+            f"Check yourself: {fill(text.question, view.facts, str)}",
+            options,
+            index=None,
+            key=key,
+            format_func=literal,
+            horizontal=True,
+            label_visibility="collapsed",
+            disabled=settled,
+        )
+        st.form_submit_button(
+            "Check my answer",
+            on_click=record_answer,
+            args=(text.id, key, right),
+            disabled=settled,
+            key=f"{key}_check",
+        )
+    if st.session_state.get(_UNCHOSEN) == key:
+        del st.session_state[_UNCHOSEN]
+        st.info("Choose an answer first, then press Check.", icon=":material/info:")
+    if phase(text.id) != REVEALED:
         return
     because = fill(text.because, {**view.facts, "answer": right}, literal)
-    if choice is None:
+    if checked is None:
         st.info(f"The answer: “{literal(right)}”. {because}", icon=":material/visibility:")
-    elif choice == right:
+    elif checked == right:
         st.success(f"Right. {because}", icon=":material/check_circle:")
     else:
         st.warning(f"Not quite: it is “{literal(right)}”. {because}", icon=":material/info:")
