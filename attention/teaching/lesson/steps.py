@@ -23,7 +23,7 @@ from attention.models.translation.pronoun import PronounChoice
 from attention.teaching.lesson.by_hand import ByHand
 from attention.teaching.lesson.feed_forward import FeedForwardLook
 from attention.teaching.lesson.quiz import Quiz, index_quiz
-from attention.teaching.wording import numbered_repeats, power_of_ten
+from attention.wording import numbered_repeats, power_of_ten
 
 
 @dataclass(frozen=True)

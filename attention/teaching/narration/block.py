@@ -11,10 +11,9 @@ import numpy as np
 from attention.analysis.ffn_reads import BlockReads
 from attention.analysis.rank_collapse import FLOAT64_LEVEL, MAX_DEPTH, depth_reaching, log_growth
 from attention.analysis.update_ratios import SMALL_NUDGE, nudge_sizes
-from attention.figures.base.text import percent
 from attention.figures.block import SUBLAYER_STYLES
 from attention.teaching.markdown import literal
-from attention.teaching.wording import plural, power_of_ten
+from attention.wording import percent, plural, power_of_ten
 
 # Radio label (also the URL value) → (the library's norm, a caption).
 LAYER_NORMS = {
