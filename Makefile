@@ -85,9 +85,12 @@ nginx:
 redis:
 	@scripts/ensure-redis
 
+# ruff, then deptry: every import the app makes is declared and every runtime requirement
+# is used ([tool.deptry] in pyproject.toml).
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/deptry .
 
 # Tests that need no browser run on two processes (pytest-xdist). The browser tests too,
 # a test file per process (its servers and fixtures stay together): run one at a time
