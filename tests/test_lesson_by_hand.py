@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from attention import MultiHeadAttention
-from attention.teaching.lesson.by_hand import by_hand
+from attention.analysis.by_hand import by_hand
 from attention.teaching.lesson.content import lesson_text
 from tests.apptest import chart, open_page, toy_points
 

@@ -11,7 +11,7 @@ import numpy as np
 from attention.analysis.ffn_reads import BlockReads
 from attention.analysis.rank_collapse import FLOAT64_LEVEL, MAX_DEPTH, depth_reaching, log_growth
 from attention.analysis.update_ratios import SMALL_NUDGE, nudge_sizes
-from attention.figures.block import SUBLAYER_STYLES
+from attention.models.pretrained.model import SUBLAYERS
 from attention.teaching.markdown import literal
 from attention.wording import percent, plural, power_of_ten
 
@@ -246,7 +246,7 @@ def layer_ratio_summary(ratios: np.ndarray) -> str:
     layers = len(medians)
     ends = "; ".join(
         f"{name}: {medians[0, i]:.2f} in layer 1, {medians[-1, i]:.2f} in layer {layers}"
-        for i, (name, *_) in enumerate(SUBLAYER_STYLES)
+        for i, name in enumerate(SUBLAYERS)
     )
     return f"Median ‖update‖ / ‖stream‖ over the tokens, layer by layer — {ends}."
 

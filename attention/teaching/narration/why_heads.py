@@ -11,9 +11,8 @@ import numpy as np
 
 from attention.experiments.equal_cost import LayoutCost
 from attention.experiments.rank_limit import RankLimitResult
-from attention.experiments.training.summary import LayoutFacts
+from attention.experiments.training.summary import SMOOTHING, LayoutFacts
 from attention.experiments.two_targets import ONE_HEAD_FLOOR, TwoTargetResult
-from attention.figures.why_heads_training import SMOOTHING
 from attention.teaching.markdown import literal
 from attention.teaching.narration.charts import numbered_heads, per_head_shares, quoted
 from attention.wording import percent, plural
