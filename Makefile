@@ -85,11 +85,13 @@ nginx:
 redis:
 	@scripts/ensure-redis
 
-# ruff, then deptry: every import the app makes is declared and every runtime requirement
-# is used ([tool.deptry] in pyproject.toml).
+# ruff; import-linter: the layers and boundaries of the architecture hold; deptry: every
+# import the app makes is declared and every runtime requirement is used (both configured
+# in pyproject.toml).
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/deptry .
 
 # Tests that need no browser run on two processes (pytest-xdist). The browser tests too,
