@@ -48,7 +48,7 @@ def power_of_ten(value: float, digits: int = 1) -> str:
     ordinary decimals keep two digits)."""
     value = float(value)
     if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError(f"a number to write must be finite; got {value!r}.")
+        raise ValueError(f"value must be a finite number; got {value!r}.")
     if value == 0:
         return "0"
     low, high = PLAIN_RANGE
