@@ -22,8 +22,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: requirements.lock $(MODEL_STAMP) | $(BIN)/python
+# The locked packages, then the project itself, editable and without its dependencies
+# (they are the lock's): `attention` then imports from any directory, e.g. a notebook's.
+# (pip's hash checking has no hash for a local folder: installed on its own.)
+$(VENV)/.installed: requirements.lock pyproject.toml $(MODEL_STAMP) | $(BIN)/python
 	$(PIP_INSTALL) -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
 $(MODEL_STAMP): requirements-model.lock | $(BIN)/python
@@ -89,9 +93,14 @@ nginx:
 redis:
 	@scripts/ensure-redis
 
+# ruff; import-linter: the layers and boundaries of the architecture hold; deptry: every
+# import the app makes is declared and every runtime requirement is used (both configured
+# in pyproject.toml).
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	$(BIN)/deptry .
 
 # Tests that need no browser run on two processes (pytest-xdist). The browser tests too,
 # a test file per process (its servers and fixtures stay together): run one at a time

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from attention.teaching.wording import plural
+from attention.wording import plural
 
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 

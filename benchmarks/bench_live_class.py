@@ -60,11 +60,11 @@ from playwright.async_api import async_playwright
 from benchmarks.common import print_table
 from harness.browser import CHROMIUM
 from harness.class_student import ClassStudent
+from harness.redis_server import RedisServer
 from harness.streamlit_client import StreamlitTab
 from serving.cluster import Cluster, logged_upstreams
 from serving.launch import free_port
 from serving.nginx import ROUTE_COOKIE
-from tests.redis_server import RedisServer
 from ui.live.watch import POLL_SECONDS
 
 JOIN_WINDOW = 10.0

@@ -93,7 +93,7 @@ def nginx() -> str:
 def redis_server(tmp_path_factory):
     """A redis-server of our own on a free loopback port; without Debian's redis-server
     the test skips (fails when CI is set)."""
-    from tests.redis_server import RedisServer, redis_server_installed
+    from harness.redis_server import RedisServer, redis_server_installed
 
     if not redis_server_installed():
         message = "redis-server is missing (install Debian's redis-server: scripts/ensure-redis)"

@@ -40,7 +40,9 @@ class CosineScore:
 
     def __post_init__(self) -> None:
         if isinstance(self.texts, str) or not self.texts:
-            raise ValueError("CosineScore needs a non-empty sequence of sentences.")
+            raise ValueError(
+                f"texts must be a non-empty sequence of sentences; got {self.texts!r}."
+            )
         object.__setattr__(self, "texts", tuple(self.texts))
 
     def __call__(self, embeddings: np.ndarray, reference: np.ndarray) -> np.ndarray:

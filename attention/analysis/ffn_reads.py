@@ -51,7 +51,10 @@ def head_block_reads(block: EncoderBlock) -> BlockReads:
     """How strongly every feed-forward hidden unit of `block` reads each self-attention
     head's block of the concatenation (see the module docstring)."""
     if block.feed_forward is None:
-        raise ValueError("the block has no feed-forward network to read the heads.")
+        raise ValueError(
+            "block must have a feed-forward network (its first matrix reads the heads); got "
+            "a block without one."
+        )
     attention = block.self_attention
     heads, d_head, d_model = attention.n_heads, attention.d_head, attention.d_model
     reads_after = {"post": 0, "pre": 1}.get(block.norm)

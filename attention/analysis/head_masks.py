@@ -23,16 +23,19 @@ def parse_heads_off(text: str, layers: int, heads: int) -> np.ndarray:
     """The (layers, heads) float32 0/1 mask a `format_heads_off` string describes (a head
     named twice is simply off). ValueError says what is wrong."""
     if len(text) > MAX_CHARS:
-        raise ValueError(f"the list of heads is longer than {MAX_CHARS} characters")
+        raise ValueError(f"text must be at most {MAX_CHARS} characters; got {len(text)}.")
     mask = np.ones((layers, heads), np.float32)
     for part in filter(None, (piece.strip() for piece in text.split(","))):
         match = _HEAD.match(part)
         if match is None:
-            raise ValueError(f"{part[:20]!r} is not of the form layer.head (e.g. 2.7)")
+            raise ValueError(
+                f"each head in text must be written layer.head (e.g. 2.7); got {part[:20]!r}."
+            )
         layer, head = int(match[1]), int(match[2])
         if not (1 <= layer <= layers and 1 <= head <= heads):
             raise ValueError(
-                f"{part!r} is not a head: layers run from 1 to {layers}, heads from 1 to {heads}"
+                f"each head in text must have a layer from 1 to {layers} and a head from 1 to "
+                f"{heads}; got {part!r}."
             )
         mask[layer - 1, head - 1] = 0.0
     return mask

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attention.analysis.ablation import MaskedRuns, Progress, Score
+from attention.core.validation import check_positive_int
 from attention.models.pretrained.model import PretrainedModel
 
 
@@ -71,11 +72,12 @@ def prune_by_importance(
     `measure_every` heads (a divisor of `rescore_every`, so each round ranks the heads
     with the removed ones really off) and at the end. Work: an importance pass per round
     plus one re-run per measured point."""
-    _check_step("rescore_every", rescore_every)
-    _check_step("measure_every", measure_every)
+    rescore_every = check_positive_int("rescore_every", rescore_every)
+    measure_every = check_positive_int("measure_every", measure_every)
     if rescore_every % measure_every:
         raise ValueError(
-            f"measure_every ({measure_every}) must divide rescore_every ({rescore_every})."
+            f"measure_every must divide rescore_every={rescore_every}; "
+            f"got measure_every={measure_every}."
         )
     runs = MaskedRuns(model, score.texts)
     reference = runs.embeddings()
@@ -124,7 +126,7 @@ def prune_in_random_order(
     it is the last one on in its layer), the score measured after every `measure_every`
     heads and at the end (each measurement re-runs the sentences, so a band over many
     seeds gets `measure_every` times cheaper)."""
-    _check_step("measure_every", measure_every)
+    measure_every = check_positive_int("measure_every", measure_every)
     seeds = list(seeds)
     runs = MaskedRuns(model, score.texts)
     reference = runs.embeddings()
@@ -181,11 +183,6 @@ def _curve(
     if removed[-1] != len(order):
         measure()
     return PruningCurve(score.name, np.array(removed), np.array(scores), tuple(order))
-
-
-def _check_step(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1; got {value!r}.")
 
 
 def _passes(layers: int, sentences: int, head_runs: int) -> int:

@@ -34,14 +34,17 @@ def attention_rollout(attentions: np.ndarray, residual: float = 0.5) -> np.ndarr
         )
     check_finite_array("attentions", weights)
     if (weights < 0).any():
-        raise ValueError("attentions must be attention weights (no negative values).")
+        raise ValueError(
+            "attentions must be attention weights (no negative values); got a minimum "
+            f"of {weights.min():.3g}."
+        )
     n = weights.shape[-1]
     mixed = (1 - residual) * weights.mean(axis=1) + residual * np.eye(n)
     totals = mixed.sum(axis=-1, keepdims=True)
     if (totals <= 0).any():
         raise ValueError(
-            "a query row has no attention at all and residual is 0, so its rollout row is "
-            "undefined; use residual > 0."
+            "residual must be > 0 when a query row has no attention at all (its rollout "
+            f"row is undefined); got residual={residual!r}."
         )
     mixed /= totals
     rollout = np.empty_like(mixed)

@@ -15,6 +15,20 @@ def check_positive_int(name: str, value: object) -> int:
     return int(value)
 
 
+def check_int_in_range(name: str, value: object, low: int, high: int | None = None) -> int:
+    """Return `value` as an int, or raise if it is not an integer from `low` to `high`
+    (inclusive; no upper bound when `high` is None)."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Integral)
+        or value < low
+        or (high is not None and value > high)
+    ):
+        allowed = f">= {low}" if high is None else f"from {low} to {high}"
+        raise ValueError(f"{name} must be an integer {allowed}; got {value!r}.")
+    return int(value)
+
+
 def check_positive_float(name: str, value: object) -> float:
     """Return `value` as a float, or raise if it is not a finite number > 0."""
     if (

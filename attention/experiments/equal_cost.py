@@ -14,7 +14,7 @@ import numpy as np
 
 from attention.core.cost import AttentionCost, attention_cost
 from attention.core.validation import check_positive_int
-from attention.teaching.wording import plural
+from attention.wording import plural
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from attention.core.engine import masked_softmax
-from attention.core.validation import check_finite_array, check_positive_float, check_positive_int
+from attention.core.validation import (
+    check_finite_array,
+    check_int_in_range,
+    check_positive_float,
+    check_positive_int,
+)
 from attention.experiments.adam import Adam
 
 PATTERNS = {
@@ -188,7 +193,4 @@ def _xlogx(p: np.ndarray) -> np.ndarray:
 
 
 def _check_n(n: object) -> int:
-    n = check_positive_int("n", n)
-    if not 2 <= n <= MAX_TOKENS:
-        raise ValueError(f"n (the number of tokens) must be from 2 to {MAX_TOKENS}; got {n}.")
-    return n
+    return check_int_in_range("n (the number of tokens)", n, 2, MAX_TOKENS)

@@ -18,7 +18,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from attention.core.engine import masked_softmax
-from attention.core.validation import check_finite_array, check_positive_float, check_positive_int
+from attention.core.validation import (
+    check_finite_array,
+    check_int_in_range,
+    check_positive_float,
+    check_positive_int,
+)
 from attention.experiments.adam import Adam
 
 ONE_HEAD_FLOOR = float(np.log(2.0))  # -½(log ½ + log ½): the best one head can do
@@ -68,10 +73,10 @@ def fit_two_targets(
         raise ValueError(f"x must have shape (n_tokens >= 2, d_model); got shape {x.shape}.")
     check_finite_array("x", x)
     n, d_model = x.shape
-    query = _check_index("query", query, n)
+    query = check_int_in_range("query", query, 0, n - 1)
     if len(targets) != 2:
         raise ValueError(f"targets must be two token indices; got {targets!r}.")
-    a, b = (_check_index("targets", t, n) for t in targets)
+    a, b = (check_int_in_range("targets", t, 0, n - 1) for t in targets)
     if a == b:
         raise ValueError(f"targets must be two different token indices; got {a} and {b}.")
     steps = check_positive_int("steps", steps)
@@ -144,9 +149,3 @@ def _log_softmax(scores: np.ndarray) -> np.ndarray:
     """log of the softmax over the last axis, finite even where the weight rounds to 0."""
     shifted = scores - scores.max(axis=-1, keepdims=True)
     return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
-
-
-def _check_index(name: str, value: object, n: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < n:
-        raise ValueError(f"{name} must be a token index from 0 to {n - 1}; got {value!r}.")
-    return int(value)

@@ -22,7 +22,7 @@ from attention.figures.base.palette import (
 )
 from attention.figures.base.text import safe_label
 from attention.figures.block import UPDATE_COLOR
-from attention.teaching.wording import power_of_ten
+from attention.wording import power_of_ten
 
 NO_RESIDUAL_COLOR = "#888888"  # 3.5:1 on white
 FEED_FORWARD_COLOR = "#0072B2"  # Okabe-Ito blue, 5.1:1 on white: the runs with an FFN

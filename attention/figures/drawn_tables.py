@@ -10,7 +10,7 @@ import math
 import re
 
 from attention.figures.tables import shown_number
-from attention.teaching.wording import PLAIN_RANGE, power_of_ten
+from attention.wording import PLAIN_RANGE, power_of_ten
 
 MAX_ROWS = 60
 MAX_COLUMNS = 24

@@ -146,7 +146,10 @@ def _head_numbers(spaces: HeadSpaces, heads: list[int] | None) -> list[int]:
     """The heads (0-based) the panels show: 0, 1, … unless the caller names them."""
     numbers = list(range(len(spaces.heads))) if heads is None else list(heads)
     if len(numbers) != len(spaces.heads):
-        raise ValueError(f"{len(spaces.heads)} head spaces but {len(numbers)} head numbers")
+        raise ValueError(
+            f"heads must hold one head number per head space ({len(spaces.heads)}); "
+            f"got {len(numbers)}."
+        )
     return numbers
 
 

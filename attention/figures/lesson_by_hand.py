@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from attention.analysis.by_hand import ByHand
 from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS, figure, grid
 from attention.figures.base.palette import FONT_SIZE, head_color, signed_axis
 from attention.figures.base.text import safe_label, unique_labels
-from attention.teaching.lesson.by_hand import ByHand
 
 SHOWN_COORDS = 2  # coordinates of each value written in the table (all are in the hover)
 WINNER_FILL = "#DCEAF7"

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from attention.analysis.feed_forward_look import FeedForwardLook
 from attention.core.layers import gelu
 from attention.figures.base.grid import figure, grid
 from attention.figures.base.palette import FONT_SIZE, TOKEN_COLOR
 from attention.figures.base.text import safe_label
-from attention.teaching.lesson.feed_forward import FeedForwardLook
 
 FIRING_COLOR = TOKEN_COLOR  # what a unit adds to the token (no head's colour: no head here)
 QUIET_COLOR = "#BDBDBD"

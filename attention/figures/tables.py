@@ -14,8 +14,9 @@ from pandas.io.formats.style import Styler
 from attention.analysis.head_roles import ENTROPY, strongest_role
 from attention.experiments.equal_cost import LayoutCost
 from attention.experiments.training.train import Comparison
-from attention.figures.base.text import percent, unique_labels
+from attention.figures.base.text import unique_labels
 from attention.geometry.head_spaces import Neighbours
+from attention.wording import percent
 
 
 def _head_names(n_heads: int) -> list[str]:

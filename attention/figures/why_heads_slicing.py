@@ -9,6 +9,7 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
+from attention.core.validation import check_positive_int
 from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
     PAGE_TITLE_CHARS,
@@ -77,9 +78,11 @@ def slicing_figure(
     `title_chars` as in grid.grid; `columns` = 1 puts `cut` below (a phone)."""
     check_shape("whole", whole, (None, None))
     d_model, width = np.shape(whole)
-    if n_heads < 1 or width % n_heads:
+    n_heads = check_positive_int("n_heads", n_heads)
+    if width % n_heads:
         raise ValueError(
-            f"whole should have shape (any, a multiple of n_heads={n_heads}), got {np.shape(whole)}"
+            f"whole must have shape (any, a multiple of n_heads={n_heads}); "
+            f"got shape {np.shape(whole)}."
         )
     check_shape("cut", cut, (d_model, width))
     d_head = width // n_heads

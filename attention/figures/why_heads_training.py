@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from attention.experiments.training.summary import SMOOTHING
 from attention.experiments.training.train import Comparison
 from attention.figures.base.checks import check_shape
 from attention.figures.base.grid import (
@@ -23,8 +24,6 @@ from attention.figures.base.palette import (
     head_color,
 )
 from attention.figures.base.text import unique_labels
-
-SMOOTHING = 25  # steps in the running mean drawn over the raw training loss
 
 
 def loss_curves(curves: Mapping[str, np.ndarray], steps: int) -> go.Figure:

@@ -20,7 +20,8 @@ from attention.figures.base.palette import (
     LAYOUT_STYLES,
     head_color,
 )
-from attention.figures.base.text import percent, unique_labels
+from attention.figures.base.text import unique_labels
+from attention.wording import percent
 
 MAX_NAMED_TICKS = 24  # tokens named along each panel's axis (targets and query always)
 

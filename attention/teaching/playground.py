@@ -77,15 +77,17 @@ def parse_points(raw: str, count: int) -> np.ndarray:
     anything else raises ValueError (a link's junk falls back to the model's points)."""
     pairs = raw.split(";")
     if len(pairs) != count:
-        raise ValueError(f"expected {count} points, got {len(pairs)}")
+        raise ValueError(f"raw must hold {count} points x,y separated by ';'; got {len(pairs)}.")
     points = []
     for pair in pairs:
         parts = pair.split(",")
         if len(parts) != 2:
-            raise ValueError(f"a point is two numbers x,y; got {pair!r}")
+            raise ValueError(f"each point in raw must be two numbers x,y; got {pair!r}.")
         xy = [float(part) for part in parts]
         if not all(math.isfinite(v) and abs(v) <= BOUND for v in xy):
-            raise ValueError(f"coordinates must be finite and within ±{BOUND:g}; got {pair!r}")
+            raise ValueError(
+                f"each coordinate in raw must be a finite number within ±{BOUND:g}; got {pair!r}."
+            )
         points.append(xy)
     return np.array(points, dtype=np.float64)
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from attention import MultiHeadAttention
-from attention.teaching.lesson.by_hand import by_hand
+from attention.analysis.by_hand import by_hand
 from attention.teaching.lesson.content import lesson_text
 from tests.support.apptest import chart, check_answer, open_page, toy_points
 

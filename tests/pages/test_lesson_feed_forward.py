@@ -12,9 +12,9 @@ import re
 import numpy as np
 import pytest
 
+from attention.analysis.feed_forward_look import look_at_feed_forward, pick_change, unit_words
 from attention.models.pretrained import load_pretrained
 from attention.teaching.lesson.content import lesson_text
-from attention.teaching.lesson.feed_forward import look_at_feed_forward, pick_change, unit_words
 from tests.support.apptest import chart, check_answer, open_page
 
 PAGE = "pages/lesson.py"

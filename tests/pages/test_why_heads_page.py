@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from attention import MultiHeadAttention
 from attention.experiments.two_targets import ONE_HEAD_FLOOR
-from attention.figures.base.text import percent
+from attention.wording import percent
 from tests.support import apptest
 from tests.support.apptest import array, chart, grid_maps, train_small
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from attention.figures.base.text import unique_labels
-from attention.teaching.wording import numbered_repeats, plural, power_of_ten
+from attention.wording import numbered_repeats, plural, power_of_ten
 from tests.support.apptest import open_page
 
 PLURAL_AFTER_ONE = re.compile(

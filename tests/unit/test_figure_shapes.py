@@ -39,7 +39,7 @@ RNG = np.random.default_rng(0)
 
 
 def _raises(argument: str, expected: str, given: tuple[int, ...]):
-    message = f"{argument} should have shape {expected}, got {given}"
+    message = f"{argument} must have shape {expected}; got shape {given}."
     return pytest.raises(ValueError, match=re.escape(message))
 
 

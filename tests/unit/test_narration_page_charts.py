@@ -15,7 +15,6 @@ from attention.core.cost import AttentionCost
 from attention.experiments.equal_cost import LayoutCost
 from attention.experiments.rank_limit import RankLimitResult
 from attention.experiments.two_targets import TwoTargetResult
-from attention.figures.base.text import percent
 from attention.figures.tables import (
     matrix_rows,
     panel_point_rows,
@@ -28,6 +27,7 @@ from attention.figures.tables import (
     variant_weight_rows,
 )
 from attention.teaching.narration import block, heads_needed, translation, why_heads
+from attention.wording import percent
 
 TOKENS = ["the", "cat", "sat", "on", "mat"]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from attention.experiments.training.summary import LayoutFacts
-from attention.figures.base.text import percent
 from attention.teaching.narration import why_heads as narration
+from attention.wording import percent
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ import json
 import numpy as np
 
 from attention import MultiHeadAttention
+from attention.analysis.by_hand import by_hand
 from attention.experiments.equal_cost import compare_layouts
 from attention.figures.base.phone import for_phone
 from attention.figures.block import concat_figure
@@ -25,7 +26,6 @@ from attention.figures.why_heads_cost import cost_bars
 from attention.geometry.head_spaces import head_spaces
 from attention.models.toy import toy_inputs
 from attention.teaching.lecture_picture import QUERY, lecture_picture
-from attention.teaching.lesson.by_hand import by_hand
 
 RNG = np.random.default_rng(3)
 TOKENS = ["the", "cat", "sat", "on", "the", "mat"]

@@ -65,7 +65,7 @@ def test_rows_sum_to_one_and_limits_on_random_maps():
         (np.ones((0, 1, 3, 3)), 0.5, "at least one layer"),
         (np.full((1, 1, 2, 2), np.nan), 0.5, "finite"),
         (-np.ones((1, 1, 2, 2)), 0.5, "negative"),
-        (np.zeros((1, 1, 2, 2)), 0.0, "residual > 0"),
+        (np.zeros((1, 1, 2, 2)), 0.0, "residual must be > 0"),
         (np.ones((1, 1, 2, 2)), 1.5, "residual"),
         (np.ones((1, 1, 2, 2)), True, "residual"),
         (np.ones((1, 1, 2, 2)), "half", "residual"),

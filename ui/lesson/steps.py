@@ -9,6 +9,8 @@ import dataclasses
 import numpy as np
 import streamlit as st
 
+from attention.analysis.by_hand import by_hand
+from attention.analysis.feed_forward_look import look_at_feed_forward, pick_change, unit_words
 from attention.analysis.gradient_flow import gradient_flow
 from attention.analysis.head_roles import ROLES
 from attention.analysis.rank_collapse import MAX_DEPTH
@@ -41,9 +43,7 @@ from attention.models.translation import EXAMPLES, choose_pronoun
 from attention.models.translation.heads import WHO_IS_YOU, YOU_FROM_SOURCE, head_index
 from attention.models.translation.pronoun import YOU_PRONOUNS
 from attention.teaching.lecture_picture import QUERY, TARGETS, lecture_picture
-from attention.teaching.lesson.by_hand import by_hand
 from attention.teaching.lesson.content import lesson_text
-from attention.teaching.lesson.feed_forward import look_at_feed_forward, pick_change, unit_words
 from attention.teaching.lesson.steps import (
     StepView,
     after_heads_step,

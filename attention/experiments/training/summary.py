@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from attention.experiments.training.train import Comparison
 
 MOSTLY = 0.5  # a head "looks at" a target when over half its weight goes there
+SMOOTHING = 25  # steps in the running mean over the raw training loss (drawn and stated)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from attention.assets import TEXT, TEXTS, AssetError, asset_label, check_fields, read_toml
-from attention.core.validation import check_positive_int
+from attention.core.validation import check_int_in_range, check_positive_int
 
 TEXTS_FILE = "task.toml"
 
@@ -77,9 +77,7 @@ class TwoLookupTask:
 
     def __post_init__(self) -> None:
         for name in ("n_symbols", "seq_len", "d_model"):
-            value = check_positive_int(name, getattr(self, name))
-            if value < 2:
-                raise ValueError(f"{name} must be at least 2; got {value}.")
+            check_int_in_range(name, getattr(self, name), 2)
         if not (np.isfinite(self.noise) and self.noise >= 0):
             raise ValueError(f"noise must be a finite number >= 0; got {self.noise!r}.")
 

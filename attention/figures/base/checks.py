@@ -16,4 +16,4 @@ def check_shape(name: str, array: object, expected: tuple[int | None, ...]) -> N
     )
     if not fits:
         shown = ", ".join("any" if want is None else str(want) for want in expected)
-        raise ValueError(f"{name} should have shape ({shown}), got {given}")
+        raise ValueError(f"{name} must have shape ({shown}); got shape {given}.")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attention.core.validation import check_positive_int
 from attention.figures.base.grid import TITLE_LINE_PX, rectangles_path
 from attention.figures.base.palette import FONT_SIZE
 
@@ -50,8 +51,8 @@ class PlaneTiles:
     title_lines: int = 2
 
     def __post_init__(self) -> None:
-        if self.n_panels < 1 or self.columns < 1:
-            raise ValueError(f"need at least one panel and one column, got {self}")
+        check_positive_int("n_panels", self.n_panels)
+        check_positive_int("columns", self.columns)
 
     @property
     def rows(self) -> int:

@@ -18,7 +18,7 @@ from attention.core.blocks import FEED_FORWARD, SELF_ATTENTION, EncoderBlock, up
 from attention.core.engine import MultiHeadAttention
 from attention.core.layers import FeedForward, LayerNorm
 from attention.core.read_only import read_only
-from attention.core.validation import check_unit_interval
+from attention.core.validation import check_int_in_range, check_unit_interval
 from attention.models.pretrained.config import ModelConfig, read_config
 from attention.models.pretrained.errors import ModelError
 from attention.models.pretrained.files import ModelFiles, find_model, read_verified
@@ -137,11 +137,7 @@ class PretrainedModel:
     def block(self, layer: int) -> EncoderBlock:
         """Layer `layer`'s block (0-based) with the model's own weights, read-only (every
         run uses them)."""
-        if not 0 <= layer < self.config.layers:
-            raise ValueError(
-                f"layer must be from 0 to {self.config.layers - 1} (0-based); got {layer}."
-            )
-        return self._blocks[layer]
+        return self._blocks[check_int_in_range("layer", layer, 0, self.config.layers - 1)]
 
     def run_layers(
         self, x: np.ndarray, first_layer: int = 0, head_mask: np.ndarray | None = None
@@ -151,10 +147,7 @@ class PretrainedModel:
         ablations, which re-run only the layers a switched-off head changes. `head_mask`
         (..., layers, heads) may hold one mask per batch element; rows before
         `first_layer` are not used."""
-        if not 0 <= first_layer < self.config.layers:
-            raise ValueError(
-                f"first_layer must be from 0 to {self.config.layers - 1}; got {first_layer!r}."
-            )
+        first_layer = check_int_in_range("first_layer", first_layer, 0, self.config.layers - 1)
         scale = self._head_scale(head_mask, batched=True)
         states = []
         for index in range(first_layer, self.config.layers):
@@ -185,13 +178,8 @@ class PretrainedModel:
         """A new engine object with layer `layer`'s attention weights (0-based: it reads
         `hidden_states[layer]`), independent of the model, so callers may re-run it with
         a temperature or a causal mask, or even change its weights."""
-        if isinstance(layer, bool) or not isinstance(layer, int | np.integer):
-            raise ValueError(f"layer must be an integer; got {layer!r}.")
-        if not 0 <= layer < self.config.layers:
-            raise ValueError(
-                f"layer must be from 0 to {self.config.layers - 1} (0-based); got {layer}."
-            )
-        own = self._blocks[int(layer)].self_attention
+        layer = check_int_in_range("layer", layer, 0, self.config.layers - 1)
+        own = self._blocks[layer].self_attention
         return MultiHeadAttention.from_weights(  # from_weights copies every array but W_O
             own.w_q, own.w_k, own.w_v, own.w_o.copy(), own.b_q, own.b_k, own.b_v, own.b_o.copy()
         )

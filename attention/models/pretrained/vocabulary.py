@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.decomposition import PCA
 
+from attention.core.validation import check_int_in_range
 from attention.models.pretrained.model import PretrainedModel
 
 MIN_D_MODEL = 2
@@ -56,13 +57,4 @@ class VocabularyEmbeddings:
         return float(self._pca.explained_variance_ratio_[:d_model].sum())
 
     def _check_d_model(self, d_model: int) -> int:
-        if (
-            isinstance(d_model, bool)
-            or not isinstance(d_model, int | np.integer)
-            or not MIN_D_MODEL <= d_model <= self.max_d_model
-        ):
-            raise ValueError(
-                f"d_model must be a whole number from {MIN_D_MODEL} to {self.max_d_model}; "
-                f"got {d_model!r}."
-            )
-        return int(d_model)
+        return check_int_in_range("d_model", d_model, MIN_D_MODEL, self.max_d_model)

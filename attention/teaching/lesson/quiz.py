@@ -27,7 +27,10 @@ def choice_quiz(right: str, candidates: Sequence[str], seed: int = 0) -> Quiz:
     ones first), shuffled by `seed` so the answer's place varies from step to step."""
     wrong = [c for c in dict.fromkeys(candidates) if c != right][: MAX_OPTIONS - 1]
     if not wrong:
-        raise ValueError(f"a question needs at least one wrong option besides {right!r}.")
+        raise ValueError(
+            f"candidates must hold at least one option other than the right one {right!r}; "
+            f"got {list(candidates)!r}."
+        )
     options = [right, *wrong]
     order = np.random.default_rng(seed).permutation(len(options))
     shuffled = tuple(options[i] for i in order)

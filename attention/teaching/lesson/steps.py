@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
+from attention.analysis.by_hand import ByHand
+from attention.analysis.feed_forward_look import FeedForwardLook
 from attention.analysis.ffn_reads import BlockReads
 from attention.analysis.gradient_flow import GradientFlow
 from attention.core.engine import AttentionTrace
@@ -20,10 +22,8 @@ from attention.core.layers import gelu
 from attention.geometry.head_spaces import HeadSpaces, cosine_to, neighbours
 from attention.geometry.planes import Layout2D
 from attention.models.translation.pronoun import PronounChoice
-from attention.teaching.lesson.by_hand import ByHand
-from attention.teaching.lesson.feed_forward import FeedForwardLook
 from attention.teaching.lesson.quiz import Quiz, index_quiz
-from attention.teaching.wording import numbered_repeats, power_of_ten
+from attention.wording import numbered_repeats, power_of_ten
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from attention.teaching.markdown import literal
-from attention.teaching.narration.charts import per_head_shares, quoted
-from attention.teaching.wording import blocks_note, plural
+from attention.teaching.narration.charts import blocks_note, per_head_shares, quoted
+from attention.wording import plural
 
 SOURCE_WEIGHTS = "the sidebar source's heads"
 TRANSLATION_WEIGHTS = "hand-built translation heads"

@@ -11,10 +11,9 @@ import numpy as np
 from attention.analysis.ffn_reads import BlockReads
 from attention.analysis.rank_collapse import FLOAT64_LEVEL, MAX_DEPTH, depth_reaching, log_growth
 from attention.analysis.update_ratios import SMALL_NUDGE, nudge_sizes
-from attention.figures.base.text import percent
-from attention.figures.block import SUBLAYER_STYLES
+from attention.models.pretrained.model import SUBLAYERS
 from attention.teaching.markdown import literal
-from attention.teaching.wording import plural, power_of_ten
+from attention.wording import percent, plural, power_of_ten
 
 # Radio label (also the URL value) → (the library's norm, a caption).
 LAYER_NORMS = {
@@ -247,7 +246,7 @@ def layer_ratio_summary(ratios: np.ndarray) -> str:
     layers = len(medians)
     ends = "; ".join(
         f"{name}: {medians[0, i]:.2f} in layer 1, {medians[-1, i]:.2f} in layer {layers}"
-        for i, (name, *_) in enumerate(SUBLAYER_STYLES)
+        for i, name in enumerate(SUBLAYERS)
     )
     return f"Median ‖update‖ / ‖stream‖ over the tokens, layer by layer — {ends}."
 

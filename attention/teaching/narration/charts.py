@@ -9,11 +9,18 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from attention.figures.base.text import percent
 from attention.teaching.markdown import literal
-from attention.teaching.wording import plural
+from attention.wording import percent, plural
 
 FOCUS_KEYS_PER_HEAD = 2  # keys named per head: more heads × more keys stops being short
+
+
+def blocks_note(n_tokens: int, blocks: int) -> str:
+    """How a pooled map of `n_tokens` is drawn: "64 × 64 blocks of about 8.0 tokens …"."""
+    return (
+        f"{blocks} × {blocks} blocks of about {n_tokens / blocks:.1f} tokens (a block's "
+        "share of the attention)"
+    )
 
 
 def table_cut_note(cut: Sequence[tuple[int, int]], max_rows: int, max_columns: int) -> str | None:

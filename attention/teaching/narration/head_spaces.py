@@ -10,12 +10,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from attention.core.cost import attention_cost
-from attention.figures.base.text import percent
 from attention.geometry.head_spaces import AgreementRange
 from attention.geometry.planes import Layout2D
 from attention.teaching.markdown import literal
 from attention.teaching.narration.charts import numbered_heads, per_head_shares, quoted, top_indices
-from attention.teaching.wording import plural
+from attention.wording import percent, plural
 
 
 def _span(low: float, high: float, pattern: str) -> str:

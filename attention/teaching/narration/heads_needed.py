@@ -15,10 +15,9 @@ from attention.analysis.heads_needed import (
     RolloutContrast,
     extreme_heads,
 )
-from attention.figures.base.text import percent
 from attention.teaching.markdown import literal
 from attention.teaching.narration.charts import top_indices
-from attention.teaching.wording import plural
+from attention.wording import percent, plural
 
 Escape = Callable[[str], str]
 NAMED_TIES = 3  # at most this many tied heads are named

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from attention.experiments.training.summary import LayoutFacts
 from attention.teaching.markdown import literal
-from attention.teaching.wording import plural, power_of_ten
+from attention.wording import plural, power_of_ten
 
 RIGHT, WRONG = "right", "not right the first time"
 REVEALED, OPEN = "shown without an answer", "not answered"

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from attention.teaching.lesson.content import fill
 from attention.teaching.markdown import literal
-from attention.teaching.wording import plural
+from attention.wording import plural
 
 Rounds = Mapping[int, Mapping[str, int]]  # round → option → count
 

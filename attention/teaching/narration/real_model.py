@@ -10,10 +10,9 @@ import numpy as np
 
 from attention.analysis.head_metrics import uniform_entropy_bits
 from attention.analysis.head_roles import ENTROPY
-from attention.figures.base.text import percent
 from attention.teaching.markdown import literal
-from attention.teaching.narration.charts import quoted, top_indices
-from attention.teaching.wording import blocks_note, plural
+from attention.teaching.narration.charts import blocks_note, quoted, top_indices
+from attention.wording import percent, plural
 
 
 def model_sentence(name: str, layers: int, heads: int, d_model: int, d_head: int) -> str:

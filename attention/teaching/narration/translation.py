@@ -9,14 +9,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from attention.figures.base.text import percent
 from attention.models.translation.heads import WHO_IS_YOU, YOU_FROM_SOURCE, Head
 from attention.models.translation.model import TranslationTrace
 from attention.models.translation.pronoun import SETTLED, YOU_PRONOUNS, PronounChoice
 from attention.models.translation.vocabulary import Word
 from attention.teaching.markdown import literal
 from attention.teaching.narration.charts import quoted
-from attention.teaching.wording import plural
+from attention.wording import percent, plural
 
 
 def cross_picture_caption() -> str:

@@ -11,13 +11,11 @@ import numpy as np
 
 from attention.experiments.equal_cost import LayoutCost
 from attention.experiments.rank_limit import RankLimitResult
-from attention.experiments.training.summary import LayoutFacts
+from attention.experiments.training.summary import SMOOTHING, LayoutFacts
 from attention.experiments.two_targets import ONE_HEAD_FLOOR, TwoTargetResult
-from attention.figures.base.text import percent
-from attention.figures.why_heads_training import SMOOTHING
 from attention.teaching.markdown import literal
 from attention.teaching.narration.charts import numbered_heads, per_head_shares, quoted
-from attention.teaching.wording import plural
+from attention.wording import percent, plural
 
 # The rank-limit section's choices as its select boxes (and so its links) word them.
 SCORE_LIMITS = {

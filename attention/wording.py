@@ -1,5 +1,6 @@
-"""Small helpers for sentences built from computed numbers, so a count of 1 reads
-"1 dimension", not "1 dimensions"."""
+"""How computed numbers and counts are written in sentences, figures and tables alike:
+"1 dimension", not "1 dimensions"; ">99%", never a rounded "100%"; "2.4 × 10⁻¹⁶", never
+e-notation. The bottom of the library: it imports nothing from it."""
 
 from __future__ import annotations
 
@@ -22,12 +23,18 @@ def numbered_repeats(names: list[str]) -> list[str]:
     return [f"{name} ({i})" if counts[name] > 1 else name for i, name in enumerate(names)]
 
 
-def blocks_note(n_tokens: int, blocks: int) -> str:
-    """How a pooled map of `n_tokens` is drawn: "64 × 64 blocks of about 8.0 tokens …"."""
-    return (
-        f"{blocks} × {blocks} blocks of about {n_tokens / blocks:.1f} tokens (a block's "
-        "share of the attention)"
-    )
+def percent(share: float, decimals: int = 0) -> str:
+    """A share as a percentage rounded to `decimals`, in a way rounding cannot make false:
+    a share just under 1 reads ">99%" (">99.9%"), not "100%", and one just over 0 reads
+    "<1%" ("<0.1%"), not "0%". Exactly 0 and 1 read "0%" and "100%"."""
+    if share in (0, 1):
+        return f"{100 * share:.0f}%"
+    unit = 10.0**-decimals  # the smallest step shown, in percent
+    if 1 - unit / 200 <= share < 1:
+        return f">{100 - unit:.{decimals}f}%"
+    if 0 < share < unit / 200:
+        return f"<{unit:.{decimals}f}%"
+    return f"{100 * share:.{decimals}f}%"
 
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -41,7 +48,7 @@ def power_of_ten(value: float, digits: int = 1) -> str:
     ordinary decimals keep two digits)."""
     value = float(value)
     if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError(f"a number to write must be finite; got {value!r}.")
+        raise ValueError(f"value must be a finite number; got {value!r}.")
     if value == 0:
         return "0"
     low, high = PLAIN_RANGE

@@ -1,6 +1,6 @@
-"""A throwaway redis-server for the class store's tests: Debian's binary on a free
-loopback port, its data in a tmp dir, every write fsynced to the append-only file so a
-killed server loses nothing it acknowledged."""
+"""A throwaway redis-server for the class store's tests and the live-class benchmark:
+Debian's binary on a free loopback port, its data in a tmp dir, every write fsynced to the
+append-only file so a killed server loses nothing it acknowledged."""
 
 from __future__ import annotations
 
@@ -73,4 +73,5 @@ class RedisServer:
 
 
 def redis_server_installed() -> bool:
+    """Whether a redis-server binary is on PATH or at Debian's path."""
     return shutil.which("redis-server") is not None or Path("/usr/bin/redis-server").exists()

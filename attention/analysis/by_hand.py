@@ -41,11 +41,11 @@ def by_hand(query: np.ndarray, keys: np.ndarray, values: np.ndarray) -> ByHand:
     v = np.asarray(values, dtype=np.float64)
     if q.ndim != 1 or k.ndim != 2 or k.shape != v.shape or k.shape[1] != q.shape[0]:
         raise ValueError(
-            f"need a query (d_head,) and keys and values (n, d_head); got {q.shape}, "
-            f"{k.shape}, {v.shape}."
+            f"query must have shape (d_head,), keys and values (n, d_head); got shapes "
+            f"{q.shape}, {k.shape} and {v.shape}."
         )
     if not k.shape[0]:
-        raise ValueError("a query needs at least one key to attend to.")
+        raise ValueError(f"keys must hold at least one key to attend to; got shape {k.shape}.")
     dots = k @ q
     scores = dots / np.sqrt(q.shape[0])
     exps = np.exp(scores - scores.max())
