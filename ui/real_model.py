@@ -130,6 +130,7 @@ def role_table_section(roles: dict[str, np.ndarray]) -> None:
         "(0 bits = each query looks at one token). Click a column to sort, a row to open "
         "that head."
     )
+    st.caption(narration.roles_overlap(roles))
     share = {"format": "percent", "min_value": 0.0, "max_value": 1.0}
     SHORT_HEADERS = {"previous token": "previous", "next token": "next", "punctuation": "punct."}
     st.dataframe(

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from attention.analysis.head_roles import ROLES
 from attention.teaching.narration import real_model as narration
 
 
@@ -57,3 +60,14 @@ def test_head_spaces_link_and_titles_follow_the_numbers():
 def test_paths_caption_names_tokens_only_up_to_the_limit():
     assert narration.paths_caption(40, 40).endswith("Tokens are named at their embedding point.")
     assert narration.paths_caption(41, 40).endswith("Hover for the token.")
+
+
+def test_the_role_table_says_its_rows_may_add_up_to_more_than_all_and_counts_them():
+    """Roles overlap (the previous token may be punctuation too): the sentence counts the
+    heads whose shares sum past 100 %, from the shares themselves."""
+    roles = {name: np.zeros((2, 3)) for name in ROLES}
+    roles["previous token"][:] = 0.7
+    roles["punctuation"][0, :2] = 0.6  # two heads: 130 %
+    roles["punctuation"][1, 0] = 0.3  # exactly 100 %: not over
+    sentence = narration.roles_overlap(roles)
+    assert "more than 100 %" in sentence and sentence.endswith("Here 2 of 6 heads' rows do.")

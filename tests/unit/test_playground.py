@@ -5,6 +5,7 @@ in Node against the engine."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 
@@ -162,3 +163,11 @@ def test_the_components_maths_equals_the_engine(tmp_path):
         assert got["sentence"] == weight_sentence(TOKENS, 1, trace.weights[0, 0])
         assert got["clamped"] == [BOUND, -BOUND]
         assert got["percents"] == [percent(share) for share in case["shares"]]
+
+
+def test_the_score_sentence_says_which_product_is_the_projection_times_q():
+    """|q| times the key's projection on the query's direction is q·k; the score divides it
+    by √d·T. The side panel's sentence once gave that product as the score itself."""
+    sentence = re.search(r"`score = q·k / \(√.*?`", JS.read_text(encoding="utf-8")).group(0)
+    assert "q·k is the key's projection on the query's direction" in sentence
+    assert "): the key's projection" not in sentence

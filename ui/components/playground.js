@@ -106,7 +106,7 @@ function buildHead(root, data, h) {
   const star = el(valuesSvg, "polygon", { class: "star", "data-kind": "output", "data-head": h + 1 });
   const side = el(row, "div", { class: "panel bars" });
   const said = el(side, "p", { class: "sentence", "data-head": h + 1 });
-  el(side, "p", { class: "why" }, `score = q·k / (√${data.d_head} · T), T = ${data.temperature}: the key's projection on the query's direction (dashed foot) times |q|. Weight = softmax of the scores.`);
+  el(side, "p", { class: "why" }, `score = q·k / (√${data.d_head} · T), T = ${data.temperature}; q·k is the key's projection on the query's direction (dashed foot) times |q|. Weight = softmax of the scores.`);
   const bars = [];
   for (let j = 0; j < n; j++) {
     const line = el(side, "div", { class: "bar", "data-weight-token": data.tokens[j], "data-head": h + 1 });

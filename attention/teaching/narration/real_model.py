@@ -9,7 +9,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from attention.analysis.head_metrics import uniform_entropy_bits
-from attention.analysis.head_roles import ENTROPY
+from attention.analysis.head_roles import ENTROPY, ROLES
 from attention.teaching.markdown import literal
 from attention.teaching.narration.charts import blocks_note, quoted, top_indices
 from attention.wording import percent, plural
@@ -133,4 +133,16 @@ def paths_summary(tokens: list[str], coords: np.ndarray) -> str:
         f"{len(tokens)} {plural(len(tokens), 'token')} drawn after the embeddings and after "
         f"each of {len(coords) - 1} layers. The longest path: {quoted(tokens[longest])}, "
         f"{lengths[longest]:.2f} units in the picture."
+    )
+
+
+def roles_overlap(roles: Mapping[str, np.ndarray]) -> str:
+    """Why a row's role shares may add up to more than 100 %: the roles overlap (the
+    previous token can be [CLS] or punctuation too), counted for this sentence."""
+    totals = np.sum([np.asarray(roles[name], dtype=np.float64) for name in ROLES], axis=0)
+    over = int(np.count_nonzero(totals > 1 + 1e-9))
+    return (
+        "The roles overlap: a key can be the previous token and punctuation at once, so "
+        "one share of attention can count in several columns and a row may add up to more "
+        f"than 100 %. Here {over} of {totals.size} heads' rows do."
     )
