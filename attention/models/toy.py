@@ -20,7 +20,14 @@ from attention.core.validation import check_positive_int
 
 MAX_TOY_TOKENS = 64
 POSITION_WEIGHT = 0.5
-_WORD = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]")
+# A symbol is one character with what a screen draws as part of it: variation selectors
+# (❤ + U+FE0F is one red heart), skin tones, a keycap, and further symbols joined by a
+# zero-width joiner (👩 + ZWJ + 🔬 is one scientist). None of these starts a token: alone,
+# it would be a token with an empty label.
+_JOINER = "\u200d"
+_MARKS = "\ufe00-\ufe0f\u20e3\U0001f3fb-\U0001f3ff"
+_SYMBOL = rf"[^\w\s{_JOINER}{_MARKS}](?:[{_MARKS}]|{_JOINER}[^\w\s{_JOINER}{_MARKS}])*"
+_WORD = re.compile(rf"\w+(?:['’]\w+)*|{_SYMBOL}")
 WordVectors = Callable[[list[str], int], np.ndarray]
 
 
@@ -34,11 +41,20 @@ class ToyInputs:
     notice: str | None
 
 
+def _is_symbol(character: str) -> bool:
+    return not (character.isalnum() or character.isspace() or character == "_")
+
+
 def _visible(text: str) -> tuple[str, list[int]]:
     """`text` in NFC without invisible format characters (zero-width spaces, direction
-    marks), and for each kept character its index in the NFC text."""
+    marks; a zero-width joiner after a symbol stays, for the symbol it joins), and for
+    each kept character its index in the NFC text."""
     text = unicodedata.normalize("NFC", text)
-    kept = [i for i, c in enumerate(text) if unicodedata.category(c) != "Cf"]
+    kept = [
+        i
+        for i, c in enumerate(text)
+        if unicodedata.category(c) != "Cf" or (c == _JOINER and i > 0 and _is_symbol(text[i - 1]))
+    ]
     return "".join(text[i] for i in kept), kept
 
 
