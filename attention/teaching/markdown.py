@@ -7,10 +7,13 @@ from __future__ import annotations
 import html
 import re
 
+from attention.wording import isolated
+
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$:])")
 
 
 def literal(text: str) -> str:
     """`text` escaped for st.markdown: markdown and LaTeX characters get a backslash,
-    angle brackets and ampersands become HTML entities."""
-    return _SPECIAL.sub(r"\\\1", html.escape(text, quote=False))
+    angle brackets and ampersands become HTML entities; right-to-left text is isolated
+    from the sentence around it."""
+    return isolated(_SPECIAL.sub(r"\\\1", html.escape(text, quote=False)))

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import html
 
-from attention.wording import numbered_repeats
+from attention.wording import isolated, numbered_repeats
 
 MAX_LABEL_CHARS = 24
 
 
 def safe_label(token: str, max_chars: int = MAX_LABEL_CHARS) -> str:
-    """The token as literal text for Plotly: HTML-escaped and cut to `max_chars`."""
+    """The token as literal text for Plotly: HTML-escaped, cut to `max_chars`, and
+    isolated from the text around it when it is right-to-left."""
     shown = token if len(token) <= max_chars else token[: max_chars - 1] + "…"
-    return html.escape(shown, quote=False)
+    return isolated(html.escape(shown, quote=False))
 
 
 def unique_labels(tokens: list[str]) -> list[str]:
