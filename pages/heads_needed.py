@@ -6,6 +6,7 @@ import streamlit as st
 
 from attention.teaching.markdown import literal
 from attention.teaching.narration import heads_needed as narration
+from ui import data
 from ui.heads_needed import switches
 from ui.heads_needed.effect import effect_section
 from ui.heads_needed.importance import importance_section
@@ -17,12 +18,13 @@ from ui.sidebar import scenario_sidebar
 
 scenario = scenario_sidebar(text_only=True)
 st.title("Do we need all these heads?")
+text = data.text_shown(scenario.text)
 model = model_or_stop()
 cfg = model.config
 total = cfg.layers * cfg.heads
 st.markdown(narration.intro_sentence(cfg.name, total))
 try:
-    result = run_real(scenario.text)
+    result = run_real(text)
 except ValueError as error:
     st.error(literal(str(error)))
     st.stop()
@@ -36,7 +38,7 @@ if notice := switches.url_notice():
 switches.write_url(mask)
 switch_board(mask, cfg)
 
-effect_section(scenario.text, trace.tokens, mask)
-importance_section(scenario.text, mask, result.roles)
+effect_section(text, trace.tokens, mask)
+importance_section(text, mask, result.roles)
 pruning_section(total)
 rollout_section(trace, scenario.focus)

@@ -7,7 +7,7 @@ import streamlit as st
 
 from ui.lesson import drawing, export, parts, presenter, quiz, screens, walk
 from ui.lesson.end import final_slide
-from ui.lesson.steps import LESSON_STEPS
+from ui.lesson.steps import LESSON_STEPS, sentence_notices
 from ui.live import console as live_console
 from ui.live import joining, panel
 from ui.live import projector as live_class
@@ -29,7 +29,7 @@ present = st.session_state[walk.PRESENT_KEY] and not student
 if present:
     st.set_page_config(initial_sidebar_state="collapsed")
     presenter.presenter_style()
-for notice in (walk.url_notice(), class_notice, live_class.notice()):
+for notice in (walk.url_notice(), class_notice, live_class.notice(), *sentence_notices(scenario)):
     if notice:
         st.info(notice)
 

@@ -5,6 +5,7 @@ import streamlit as st
 
 from attention.figures.attention_maps import MAX_GRID_CELLS
 from attention.teaching.narration import real_model as narration
+from ui import data
 from ui.charts import loading_plotly_meanwhile
 from ui.pretrained import model_or_stop, run_real
 from ui.real_model import heads_view, layer_paths_section, role_table_section
@@ -12,6 +13,7 @@ from ui.sidebar import scenario_sidebar
 
 scenario = scenario_sidebar(text_only=True)
 st.title("Inside a real model")
+text = data.text_shown(scenario.text)
 
 model = model_or_stop()
 cfg = model.config
@@ -21,7 +23,7 @@ if model.files.is_default:
 
 try:
     with loading_plotly_meanwhile():
-        result = run_real(scenario.text)
+        result = run_real(text)
 except ValueError as error:
     st.error(str(error))
     st.stop()

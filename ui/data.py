@@ -117,6 +117,14 @@ def shown_text(text: str) -> str:
     return text if text.strip() else DEFAULT_TEXT
 
 
+def text_shown(text: str) -> str:
+    """The text a page shows, and while the box is empty the notice that says the default
+    sentence stands in for it (the same words on every page)."""
+    if not text.strip():
+        st.info(EMPTY_TEXT_NOTICE)
+    return shown_text(text)
+
+
 @st.cache_data(max_entries=64, ttl=PER_USER_TTL, show_spinner=False)
 def tokens(text: str, kind: str, seed: int = 0) -> Tokens:
     """The tokens a source makes of `text` (kind: toy, real or trained), without running

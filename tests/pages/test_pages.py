@@ -7,6 +7,7 @@ import pytest
 
 from attention.experiments.training.train import TrainingConfig
 from tests.support.apptest import chart, grid_maps, open_page
+from ui.data import EMPTY_TEXT_NOTICE
 from ui.navigation import PAGES
 
 
@@ -61,11 +62,12 @@ def test_junk_url_values_become_defaults_with_a_notice(name, junk):
     assert f"{name}='{junk}'" in notices and "using the default" in notices
 
 
-def test_empty_sentence_falls_back_to_the_default_with_a_message():
-    at = open_page()
+@pytest.mark.parametrize("path", [p.path for p in PAGES if p.path not in NO_SENTENCE])
+def test_empty_sentence_falls_back_to_the_default_with_one_message_on_every_page(path):
+    at = open_page(path)
     at.sidebar.text_area(key="text").input("   ").run()
     assert_no_failure(at)
-    assert any("empty" in i.value for i in at.info)
+    assert [i.value for i in at.info].count(EMPTY_TEXT_NOTICE) == 1, [i.value for i in at.info]
 
 
 ODD_TEXTS = [
@@ -159,3 +161,10 @@ def test_the_start_page_opens_with_plain_words_and_a_picture_of_two_heads():
     assert "in head 1, at “" in opening and "in head 2, at “" in opening
     assert at.expander[0].label == "The same in symbols"
     assert "$W_Q$" in at.expander[0].markdown[0].value
+
+
+def test_the_lesson_says_when_a_long_sentence_is_cut():
+    long_text = " ".join(f"word{i}" for i in range(600))  # far past what a step shows
+    at = open_page("pages/lesson.py", text=long_text)
+    assert_no_failure(at)
+    assert any("600" in i.value for i in at.info), [i.value for i in at.info]

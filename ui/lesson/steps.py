@@ -89,6 +89,12 @@ def _toy(scenario: Scenario, **changes: object) -> Scenario:
     return dataclasses.replace(scenario, source="toy", focus=focus, **changes)
 
 
+def sentence_notices(scenario: Scenario) -> tuple[str, ...]:
+    """What the Lesson says about the sentence, as every page does: the default stands in
+    for an empty one, a long one is cut to the words the steps can show."""
+    return data.run(_toy(scenario)).notices
+
+
 def _setting(s: Scenario) -> str:
     """The caption's account of a toy computation: sentence, sizes and seed."""
     text = data.shown_text(s.text)
