@@ -240,7 +240,7 @@ ROWS = (
     # page widgets bound with bind="query-params"
     choice("hs_stage", "before", ("before", *(f"head {h}" for h in range(1, MAX_HEADS + 1)))),
     choice("maps_cross_weights", SOURCE_WEIGHTS, (SOURCE_WEIGHTS, TRANSLATION_WEIGHTS)),
-    flag("maps_only_focus", False),
+    flag("maps_only_focus", True),  # the focus token's lines first: all of them crowd
     choice("maps_kind", "self", ("self", "cross")),
     text("maps_second", DEFAULT_SECOND_TEXT, 2000),
     choice("heads_score", "cosine", tuple(SCORE_VIEWS)),

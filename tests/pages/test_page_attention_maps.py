@@ -65,17 +65,19 @@ def test_cross_attention_maps_are_rectangular_and_labelled():
     assert "query side: second sentence" in titles and "key side: the sentence" in titles
 
 
-def test_lines_follow_the_chosen_heads_and_the_focus_switch():
+def test_lines_start_with_one_head_and_the_focus_token_then_follow_the_controls():
+    """Not a hairball at first: one head, the focus token's lines only."""
     at = open_page(PAGE)
-    names = {t["name"] for t in chart(at, "lines_chart")["data"] if t.get("mode") == "lines"}
-    assert names == {"head 1", "head 2", "head 3", "head 4"}
+    lines = [t for t in chart(at, "lines_chart")["data"] if t.get("mode") == "lines"]
+    assert {t["name"] for t in lines} == {"head 1"}
+    assert at.toggle(key="maps_only_focus").value is True
     at.pills(key="maps_line_heads_4").set_value([2]).run()
     lines = [t for t in chart(at, "lines_chart")["data"] if t.get("mode") == "lines"]
     assert {t["name"] for t in lines} == {"head 2"}
-    segments_all = sum(np.isnan(array(t["x"])).sum() for t in lines)
-    at.toggle(key="maps_only_focus").set_value(True).run()
-    lines = [t for t in chart(at, "lines_chart")["data"] if t.get("mode") == "lines"]
     segments_focus = sum(np.isnan(array(t["x"])).sum() for t in lines)
+    at.toggle(key="maps_only_focus").set_value(False).run()
+    lines = [t for t in chart(at, "lines_chart")["data"] if t.get("mode") == "lines"]
+    segments_all = sum(np.isnan(array(t["x"])).sum() for t in lines)
     assert 0 < segments_focus <= len(toy_inputs(SENTENCE, 64).tokens) < segments_all
 
 
@@ -185,10 +187,10 @@ def test_translation_heads_with_unknown_words_fall_back_with_a_message():
 
 
 def test_a_shared_link_keeps_the_lines_controls():
-    at = open_page(PAGE, maps_line_heads_4=["1", "3"], maps_only_focus="true")
+    at = open_page(PAGE, maps_line_heads_4=["1", "3"], maps_only_focus="false")
     assert not at.exception
     assert at.get("button_group")[-1].value == [1, 3]
-    assert at.toggle(key="maps_only_focus").value is True
+    assert at.toggle(key="maps_only_focus").value is False
     lines = chart(at, "lines_chart")
     names = {t["name"] for t in lines["data"] if t.get("mode") == "lines"}
     assert names == {"head 1", "head 3"}

@@ -40,8 +40,7 @@ def test_pooling_notes_appear_only_for_long_self_attention(note):
     assert f"64 × 64 blocks of about {130 / 64:.1f} tokens" in text  # 2.0
 
 
-def test_the_lines_switch_starts_on_past_24_tokens_and_is_fixed_past_64():
-    assert not narration.only_focus_at_first(24) and narration.only_focus_at_first(25)
+def test_the_lines_switch_is_fixed_past_64_tokens():
     assert not narration.only_focus_forced(64) and narration.only_focus_forced(65)
     assert narration.only_focus_help(64) is None
     assert narration.only_focus_help(65) == "Over 64 tokens only the focus token's lines are drawn."

@@ -9,8 +9,9 @@ from attention.figures.tables import focus_weight_rows
 from attention.teaching.narration import attention_maps as narration
 from ui.attention_maps.shown import ShownMaps
 from ui.charts import show_chart
+from view_state import url_params
 
-FIRST_HEADS_DRAWN = 4  # heads drawn before the user picks
+FIRST_HEADS_DRAWN = 1  # heads drawn before the user picks (four at once were a hairball)
 
 
 @st.fragment
@@ -39,7 +40,7 @@ def lines_section(maps: ShownMaps, focus: int) -> None:
         only_focus = (
             st.toggle(
                 narration.only_focus_label(q_tokens[focus]),
-                value=narration.only_focus_at_first(n),
+                value=url_params.default("maps_only_focus"),
                 key="maps_only_focus",
                 bind="query-params",
                 disabled=forced,

@@ -15,7 +15,6 @@ from attention.wording import plural
 SOURCE_WEIGHTS = "the sidebar source's heads"
 TRANSLATION_WEIGHTS = "hand-built translation heads"
 MAX_ALL_LINES_TOKENS = 64  # past this, every query's lines would be an unreadable mesh
-FOCUS_LINES_OVER = 24  # over this many tokens, the lines start with the focus token's only
 TRAINED_HAS_NO_CROSS = (
     "Cross-attention needs a second sentence in the same space: the trained model only "
     "knows its task's symbols. Showing self-attention; switch the source to toy or real "
@@ -84,11 +83,6 @@ def only_focus_label(focus_token: str) -> str:
 def only_focus_forced(n_tokens: int) -> bool:
     """Whether only the focus token's lines can be drawn: every query's would be a mesh."""
     return n_tokens > MAX_ALL_LINES_TOKENS
-
-
-def only_focus_at_first(n_tokens: int) -> bool:
-    """Whether the switch starts on: past a couple of dozen tokens the lines crowd."""
-    return n_tokens > FOCUS_LINES_OVER
 
 
 def only_focus_help(n_tokens: int) -> str | None:
