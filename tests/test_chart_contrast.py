@@ -33,19 +33,27 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
 from plotly.colors import get_colorscale
 from streamlit.testing.v1 import AppTest
 
+from attention.figures.base import theme
+from attention.figures.base.grid import figure as grid_figure
+from attention.figures.base.palette import WEIGHT_AXIS
+from attention.figures.base.phone import for_phone
+from attention.figures.lesson import for_slides
 from attention.figures.live_class import vote_bars
 from attention.teaching.lesson.content import lesson_text
 from harness.browser import ROOT
 from tests import colour_science
 from tests.apptest import array, train_small
+from tests.test_theme import CONFIG
 
 WCAG_AA_TEXT = 4.5
 PLOTLY_TEXT = "#444444"  # Plotly's layout.font.color default and Color.defaultLine
@@ -649,6 +657,43 @@ def test_the_live_class_vote_bars_read_at_4_5_to_1(rounds):
     """Drawn only while a class runs (ui/live_class.show_answers): from the builder."""
     below = _below({"vote bars": vote_bars(["a", "b"], rounds).to_dict()})
     assert not below, "\n".join(below)
+
+
+def chart_backgrounds() -> dict[str, str]:
+    """Every fill the theme's text colours can sit on: a figure's paper and plot area as
+    the pages draw it, made ready for the presenter's projector (lesson.for_slides) and
+    laid out for a phone (phone.for_phone); Plotly's fill of an active button; and the
+    page's secondary background (no chart sits on it today: the margin covers one that
+    would)."""
+    data = [{"type": "heatmap", "z": [[0, 1]], "coloraxis": "coloraxis"}]
+    plain = grid_figure(data, {"coloraxis": WEIGHT_AXIS, "plot_bgcolor": "white"})
+    slide = for_slides(plain, ["caption"], font_scale=1.3, fill_height=True).to_dict()
+    phone = for_phone(plain).to_dict()
+    config = tomllib.loads(CONFIG.read_text(encoding="utf-8"))["theme"]
+    backgrounds = {"active button": PLOTLY_ACTIVE_BUTTON}
+    backgrounds["secondary background"] = config["secondaryBackgroundColor"]
+    for name, spec in (("default", plain.to_dict()), ("presenter", slide), ("phone", phone)):
+        look = Look.of(spec["layout"])
+        backgrounds |= {f"{name} paper": look.paper, f"{name} plot": look.plot}
+    return backgrounds
+
+
+@pytest.mark.parametrize("color", [theme.MUTED, theme.TEXT_COLOR])
+def test_the_themes_text_colours_read_on_every_chart_background(color):
+    for name, background in chart_backgrounds().items():
+        assert colour_science.contrast(color, background) >= WCAG_AA_TEXT, (name, background)
+
+
+def test_the_theme_sets_every_text_colour_it_draws_in_the_one_muted_grey():
+    """One source: the theme's layout font, axes and colour bars write MUTED, whose value
+    no figure repeats."""
+    assert theme.LAYOUT["font"]["color"] == theme.MUTED
+    for part in (theme.AXES["x"], theme.AXES["y"], theme.COLORBAR):
+        assert part["tickfont"]["color"] == part["title"]["font"]["color"] == theme.MUTED
+    figures = Path(theme.__file__).resolve().parent.parent
+    for source in figures.rglob("*.py"):
+        if source.name != "theme.py":
+            assert theme.MUTED.lower() not in source.read_text(encoding="utf-8").lower(), source
 
 
 # --- the resolver itself -----------------------------------------------------------------
