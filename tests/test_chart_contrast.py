@@ -587,11 +587,12 @@ def revealed(at: AppTest) -> AppTest:
 
 
 def trained(at: AppTest) -> AppTest:
-    """ "Why several heads?" with its variants trained, across seeds (adds §4's charts)."""
+    """The "Why several heads?" page with its variants trained across seeds (§4's
+    charts)."""
     return train_small(at, seeds=True)
 
 
-PAGES = [  # (page, URL settings, action after opening)
+PAGES: list[tuple[str, dict[str, str], Action]] = [  # page, URL settings, action after
     ("pages/home.py", {}, None),
     ("pages/head_spaces.py", {}, None),
     ("pages/head_spaces.py", {"heads": "8", "causal": "1"}, None),
@@ -608,13 +609,19 @@ PAGES = [  # (page, URL settings, action after opening)
 SCREENS = {"wide": False, "phone": True}
 
 
+Action = Callable[[AppTest], AppTest] | None
+
+
 def views() -> Iterator:
     """Every page view on a wide screen and a phone, and every Lesson step on both and in
     presenter mode."""
     for screen, phone in SCREENS.items():
         for path, query, action in PAGES:
-            name = f"{path} {query or ''} {action.__name__ if action else ''} {screen}"
-            yield pytest.param(path, query, action, phone, id=" ".join(name.split()))
+            settings = [f"{key}={value}" for key, value in query.items()]
+            name = [path.removeprefix("pages/"), *settings, action.__name__ if action else ""]
+            yield pytest.param(
+                path, query, action, phone, id=" ".join([*filter(None, name), screen])
+            )
     for number in range(1, STEPS + 1):
         for mode, query, phone in (
             ("wide", {}, False),
@@ -625,7 +632,7 @@ def views() -> Iterator:
             yield pytest.param(LESSON, params, revealed, phone, id=f"lesson step {number} {mode}")
 
 
-def _view_charts(path: str, query: dict, action, phone: bool) -> dict[str, dict]:
+def _view_charts(path: str, query: dict, action: Action, phone: bool) -> dict[str, dict]:
     """The charts a view draws: as opened, and after its action (a reveal, training)."""
     at = run_view(path, query, phone)
     charts = page_charts(at, "opened")
