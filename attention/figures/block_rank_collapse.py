@@ -21,10 +21,11 @@ from attention.figures.base.palette import (
     TOKEN_COLOR,
 )
 from attention.figures.base.text import safe_label
+from attention.figures.base.theme import MUTED
 from attention.figures.block import UPDATE_COLOR
 from attention.wording import power_of_ten
 
-NO_RESIDUAL_COLOR = "#888888"  # 3.5:1 on white
+NO_RESIDUAL_COLOR = "#888888"  # lines only: 3.5:1 on white, over the 3:1 marks need
 FEED_FORWARD_COLOR = "#0072B2"  # Okabe-Ito blue, 5.1:1 on white: the runs with an FFN
 
 
@@ -89,7 +90,7 @@ def rank_collapse_figure(
                 "showarrow": False,
                 "xanchor": "right",
                 "yanchor": "top",
-                "font": {"color": NO_RESIDUAL_COLOR},
+                "font": {"color": MUTED},  # text: the floor line's grey is too light
             }
         ],
         "xaxis": {"title": {"text": "depth (layers stacked)"}, "tick0": 0},  # Plotly's step

@@ -221,7 +221,8 @@ def _query_key_traces(
             mode="markers",
             hovertext=labels * len(heads),
             customdata=per["head"],
-            hovertemplate="query: %{hovertext}<extra>head %{customdata}</extra>",
+            # the head in the label, not as <extra> (written in the point's faint colour)
+            hovertemplate="query: %{hovertext}<br>head %{customdata}<extra></extra>",
             marker={"symbol": QUERY_SYMBOL, "size": 9, "color": per["colors"]},
             name="queries",
         )
@@ -234,7 +235,7 @@ def _query_key_traces(
             textposition="top center",
             textfont={"size": FONT_SIZE - 1, "color": FOCUS_COLOR},
             customdata=np.asarray(heads) + 1,
-            hovertemplate=f"focus query: {labels[focus]}<extra>head %{{customdata}}</extra>",
+            hovertemplate=f"focus query: {labels[focus]}<br>head %{{customdata}}<extra></extra>",
             marker={
                 "symbol": QUERY_SYMBOL,
                 "size": 16,

@@ -28,7 +28,9 @@ from attention.figures.base.palette import (
     TOKEN_COLOR,
     WEIGHT_AXIS,
     head_color,
+    scale_color,
     signed_axis,
+    text_on,
     with_alpha,
 )
 from attention.figures.base.text import unique_labels
@@ -96,6 +98,29 @@ def switches_figure(mask: np.ndarray) -> go.Figure:
     return figure(data, _layer_head_layout(layers, heads, extra_px=90))
 
 
+_CELL_FONT = {"size": FONT_SIZE - 4}  # numbers written on cells
+
+
+def cell_numbers(
+    z: np.ndarray, number_format: str, scale: list[list], low: float, high: float
+) -> dict:
+    """A heatmap's texttemplate and text that write each cell's value (`number_format`, a
+    d3 and Python format) in black or white, whichever reads better on the cell's colour
+    on `scale` from `low` to `high` (palette.text_on); a gap's cell stays blank. As d3
+    writes them, numbers that round to zero carry no minus sign."""
+    span = (high - low) or 1.0
+
+    def written(value: float) -> str:
+        if not np.isfinite(value):
+            return ""
+        color = text_on(scale_color(scale, (value - low) / span))
+        number = f"{value:{number_format}}"
+        number = number.lstrip("-") if float(number) == 0 else number
+        return f'<span style="color:{color}">{number}</span>'
+
+    return {"texttemplate": "%{text}", "text": [[written(v) for v in row] for row in z]}
+
+
 def importance_figure(
     values: np.ndarray, on: np.ndarray, title: str, cell_format: str, cell_text: bool = True
 ) -> go.Figure:
@@ -107,20 +132,22 @@ def importance_figure(
     check_shape("on", on, np.shape(values))
     values = np.asarray(values, dtype=np.float64)
     layers, heads = values.shape
-    z = np.where(on, values, np.nan)
+    z = np.round(np.where(on, values, np.nan), 6)
     shown = z if np.any(on) else np.zeros_like(values)
+    colors = signed_axis(shown[np.isfinite(shown)], title=title, on_trace=True)
+    scale, low, high = (colors[key] for key in ("colorscale", "zmin", "zmax"))
     data = [
         {
             "type": "heatmap",
-            "z": np.round(z, 6),
+            "z": z,
             "x": list(range(1, heads + 1)),
             "y": list(range(1, layers + 1)),
-            **signed_axis(shown[np.isfinite(shown)], title=title, on_trace=True),
+            **colors,
             "xgap": 2,
             "ygap": 2,
             "hoverongaps": False,
             **(
-                {"texttemplate": f"%{{z:{cell_format}}}", "textfont": {"size": FONT_SIZE - 4}}
+                {**cell_numbers(z, cell_format, scale, low, high), "textfont": _CELL_FONT}
                 if cell_text
                 else {}
             ),
@@ -160,9 +187,10 @@ def rollout_figure(
     names = [f"layer {layer + 1}" for layer in range(layers)]
     data, shapes = [], []
     for panel, values, what in zip(panels, rows, ("raw attention", "rollout"), strict=True):
+        z = np.round(np.asarray(values, dtype=np.float64), 4)
         trace = {
             "type": "heatmap",
-            "z": np.round(np.asarray(values, dtype=np.float64), 4),
+            "z": z,
             "x": labels,
             "y": names,
             "coloraxis": "coloraxis",
@@ -172,7 +200,8 @@ def rollout_figure(
             "<extra></extra>",
         }
         if n <= 16 and cell_text:
-            trace.update(texttemplate="%{z:.2f}", textfont={"size": FONT_SIZE - 4})
+            scale, low, high = (WEIGHT_AXIS[key] for key in ("colorscale", "cmin", "cmax"))
+            trace.update(cell_numbers(z, ".2f", scale, low, high), textfont=_CELL_FONT)
         data.append(panel.place(trace))
         layout[panel.xaxis].update(type="category", showticklabels=n <= MAX_GRID_CELLS)
         layout[panel.yaxis].update(type="category", autorange="reversed")

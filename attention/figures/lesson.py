@@ -32,6 +32,7 @@ from attention.figures.base.points import (
 )
 from attention.figures.base.segments import weighted_segments
 from attention.figures.base.text import safe_label
+from attention.figures.base.theme import MUTED
 
 _LECTURE_ROW_PX = 360  # one row of the lecture's panels
 _LECTURE_GAP_PX = 142  # between two rows: a two-line title under the ticks of the panel above
@@ -297,7 +298,7 @@ def for_slides(
     lines = [part for line in caption for part in textwrap.wrap(line, caption_chars)]
     text = "<br>".join(safe_label(line, caption_chars) for line in lines)
     size = round(CAPTION_FONT * font_scale)
-    note = {"text": text, "font": {"size": size, "color": "#595959"}}
+    note = {"text": text, "font": {"size": size, "color": MUTED}}
     # The caption goes at the top, under the figure's title when it has one (a caption
     # at the bottom edge would be cut when the window is short), pinned there; the top
     # margin fits it with room for point labels that stand over the plot's top edge.

@@ -12,6 +12,7 @@ from attention.analysis.by_hand import ByHand
 from attention.figures.base.grid import HALF_PAGE_TITLE_CHARS, figure, grid
 from attention.figures.base.palette import FONT_SIZE, head_color, signed_axis
 from attention.figures.base.text import safe_label, unique_labels
+from attention.figures.base.theme import TEXT_COLOR
 
 SHOWN_COORDS = 2  # coordinates of each value written in the table (all are in the hover)
 WINNER_FILL = "#DCEAF7"
@@ -109,14 +110,14 @@ def arithmetic_figure(tokens: list[str], hand: ByHand, focus: int, head: int) ->
             "values": [f"<b>{h}</b>" for h in header],
             "fill": {"color": "#EEEEEE"},
             "align": "left",
-            "font": {"size": FONT_SIZE - 2},
+            "font": {"size": FONT_SIZE - 2, "color": TEXT_COLOR},  # the numbers: body text
             "height": cell_px,
         },
         "cells": {
             "values": columns,
             "fill": {"color": [fills]},
             "align": ["left", "right", "right", "right", "right", "left"],
-            "font": {"size": FONT_SIZE - 2},
+            "font": {"size": FONT_SIZE - 2, "color": TEXT_COLOR},
             "height": cell_px,
         },
     }

@@ -60,8 +60,10 @@ def feed_forward_figure(
                     "mode": "markers",
                     "marker": {"color": color, "size": 6, "opacity": 0.8},
                     "name": f"{name} ({len(units):,})",
-                    "hovertemplate": "unit %{customdata}: input %{x:.2f} → %{y:.2f}"
-                    f"<extra>{name}</extra>",
+                    # the name in the label: as <extra>, Plotly writes it in the point's
+                    # colour, the squashed units' light grey
+                    "hovertemplate": f"unit %{{customdata}} ({name}): input %{{x:.2f}} → "
+                    "%{y:.2f}<extra></extra>",
                 }
             )
         )

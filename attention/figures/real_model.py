@@ -25,6 +25,7 @@ from attention.figures.base.palette import (
     scale_pairs,
 )
 from attention.figures.base.text import safe_label
+from attention.figures.base.theme import TEXT_COLOR
 from attention.geometry.planes import Layout2D
 
 GRID_BLOCKS = 32  # the real model's 72 small maps of a longer text: blocks per side
@@ -83,7 +84,7 @@ def head_grid_figure(
             "autorange": "reversed",
             "tickvals": [y[tiles.row_start(layer) + m // 2] for layer in range(layers)],
             "ticktext": layer_names,
-            "tickfont": {"color": "#1A1A1A"},
+            "tickfont": {"color": TEXT_COLOR},
         },
     }
     role_px = 0 if role_values is None or narrow else _ROLE_TEXT_PX
@@ -158,7 +159,7 @@ def _mark_roles(
                 "y": tiles.box(layer, head, MAP_FRAME)["y0"],
                 "yanchor": "bottom",
                 "showarrow": False,
-                "font": {"size": FONT_SIZE - 3, "color": "#1A1A1A"},
+                "font": {"size": FONT_SIZE - 3, "color": TEXT_COLOR},
             }
         )
     layout["coloraxis2"] = {

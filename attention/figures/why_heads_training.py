@@ -24,6 +24,7 @@ from attention.figures.base.palette import (
     head_color,
 )
 from attention.figures.base.text import unique_labels
+from attention.figures.base.theme import MUTED
 
 
 def loss_curves(curves: Mapping[str, np.ndarray], steps: int) -> go.Figure:
@@ -110,7 +111,7 @@ def seed_spread(
         "shapes": [vertical_line(x, {"color": "#888888", "dash": dash}) for (_, x), dash in marks],
         "annotations": [  # one label per line, stacked so that close lines never collide
             note_above(
-                x, f"{label}: {x:.1f} %", xanchor="left", yshift=18 * row, font={"color": "#555555"}
+                x, f"{label}: {x:.1f} %", xanchor="left", yshift=18 * row, font={"color": MUTED}
             )
             for row, ((label, x), _) in enumerate(marks)
         ],

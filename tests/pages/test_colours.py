@@ -11,6 +11,7 @@ import json
 
 import numpy as np
 import pytest
+from plotly.colors import sample_colorscale
 from streamlit.testing.v1 import AppTest
 
 from attention.figures.base import theme
@@ -22,7 +23,9 @@ from attention.figures.base.palette import (
     ROLE_SCALE,
     TOKEN_COLOR,
     WEIGHT_SCALE,
+    scale_color,
     scale_pairs,
+    text_on,
 )
 from attention.figures.lesson import for_slides
 from tests.support import colour_science
@@ -168,3 +171,18 @@ def test_numbers_on_the_extreme_cells_of_every_scale_read_at_4_5(scale):
     for _, cell in (scale[0], scale[-1]):
         best = max(colour_science.contrast(cell, text) for text in ("#FFFFFF", "#444444"))
         assert best >= 4.5, cell
+
+
+@pytest.mark.parametrize("scale", [WEIGHT_SCALE, DIVERGING_SCALE])
+def test_numbers_written_on_any_cell_of_a_scale_read_at_4_5(scale):
+    """The heads page writes each cell's number in palette.text_on's black or white for
+    the cell's colour: ≥ 4.5:1 along the whole scale, where Plotly's own white or #444
+    falls to 3.2:1 (tests/test_chart_contrast.py). scale_color is the colour Plotly
+    draws there (its own sampling, in sRGB channels)."""
+    for share in np.linspace(0, 1, 201):
+        cell = scale_color(scale, share)
+        assert colour_science.srgb(sample_colorscale(scale, [share])[0]) == pytest.approx(
+            colour_science.srgb(cell),
+            abs=1.5 / 255,  # Plotly truncates, we round
+        )
+        assert colour_science.contrast(text_on(cell), cell) >= 4.5, cell

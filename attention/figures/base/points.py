@@ -83,7 +83,9 @@ def weighted_points_trace(
         customdata=np.column_stack(
             [np.round(np.ravel(weights).astype(np.float64), 4), per["head"]]
         ),
-        hovertemplate=f"{hover}: %{{customdata[0]:.3f}}<extra>head %{{customdata[1]}}</extra>",
+        # the head in the label itself: Plotly writes an <extra> name in the point's own
+        # colour, too faint to read on a translucent point
+        hovertemplate=f"{hover}: %{{customdata[0]:.3f}}<br>head %{{customdata[1]}}<extra></extra>",
         marker={**marker, "color": per["colors"]},
         name=name,
     )
