@@ -19,6 +19,11 @@ st.markdown(
     "$W_O$, **added** to a residual stream that carries each token's vector from layer to "
     "layer, and then a feed-forward network works on every token separately."
 )
+st.markdown(  # the page is long (about 11,000 px): a way to each section
+    "On this page: [1 · What one block does](#what-one-block-does) · "
+    "[2 · Why the residual stream matters](#residual) · "
+    "[3 · Three attentions in a translation](#three-attentions)"
+)
 what_the_block_does(scenario, run)
 in_a_trained_model(data.shown_text(scenario.text))
 why_the_residual_matters(scenario, run)

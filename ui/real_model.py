@@ -100,11 +100,12 @@ def close_up(trace: ModelTrace, roles: dict[str, np.ndarray], layer: int, head: 
     big, facts = st.columns([2, 1])
     weights = trace.attentions[layer - 1, head - 1]
     stretch = facts.toggle(
-        "Stretch the colours to this head's largest weight",
+        "Colours up to its top weight",  # short: a third of the page wide, never cut
         **url_params.bounds("real_stretch"),
         key="real_stretch",
         bind="query-params",
-        help="Long texts spread attention thin: on the shared 0–1 scale most cells look white.",
+        help="Stretch the colour scale to this head's largest weight instead of 1. Long "
+        "texts spread attention thin: on the shared 0–1 scale most cells look white.",
     )
     title = f"layer {layer} · head {head}"
     show_chart(

@@ -131,7 +131,7 @@ def test_real_model_page_with_512_tokens(app_url, page):
     assert tile_maps(drawn_grid(page)["z"]).shape == (6, 12, GRID_BLOCKS, GRID_BLOCKS)
     shared = drawn(page, "real_head_map")
     assert shared["rows"] == [512] and shared["colorRange"] == [0, 1]
-    page.get_by_text("Stretch the colours to this head's largest weight").click()
+    page.get_by_text("Colours up to its top weight").click()
     page.wait_for_url("**real_stretch=true**", timeout=60_000)
     # The address bar changes before the rerun starts, so "drawn" alone can still see the
     # old chart: wait for the map's colour axis to change, then for every chart.

@@ -400,3 +400,11 @@ def test_the_feed_forward_reads_of_each_head_block_are_measured():
     medians = [int(v) / 100 for v in re.findall(r"\*\*(\d+)%\*\*", sentence)]
     shares = [array(m["z"]).max(axis=0) for m in maps]
     assert medians[:2] == [round(float(np.median(s)), 2) for s in shares]
+
+
+def test_the_long_page_links_to_each_of_its_sections(default_page):
+    """Each link of "On this page" leads to a section header's own anchor."""
+    links = next(m.value for m in default_page.markdown if m.value.startswith("On this page:"))
+    targets = re.findall(r"\]\(#([\w-]+)\)", links)
+    anchors = [h.proto.anchor for h in default_page.header]
+    assert targets == [a for a in anchors if a] and len(targets) == 3

@@ -39,7 +39,7 @@ ACTIVATIONS = {"GELU": "gelu", "ReLU": "relu"}
 def what_the_block_does(scenario: Scenario, run: ScenarioRun) -> None:
     """§1: the scenario's heads in one block: concatenation, W_O, norms, FFN."""
     tokens = run.tokens
-    st.header("1 · What one block does to each token")
+    st.header("1 · What one block does to each token", anchor="what-one-block-does")
     left, right = st.columns(2)
     norms = url_params.picked("block_norm")
     norm_label = left.radio(

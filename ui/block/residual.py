@@ -21,7 +21,7 @@ from view_state.scenario import Scenario
 @st.fragment
 def why_the_residual_matters(scenario: Scenario, run: ScenarioRun) -> None:
     """§2: 24 stacked layers with and without the residual; PCA at one depth."""
-    st.header("2 · Why the residual stream matters")
+    st.header("2 · Why the residual stream matters", anchor="residual")
     st.markdown(
         "Every attention output is a weighted **average** of value vectors, so stacking "
         "attention pulls the tokens together. Here the sentence goes through 24 random "

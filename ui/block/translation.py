@@ -107,7 +107,7 @@ def _sentence_inputs() -> tuple[str, str]:
 @st.fragment
 def three_attentions() -> None:
     """§3: encoder self-, decoder causal self- and cross-attention, hand-built."""
-    st.header("3 · Three attentions in a translation")
+    st.header("3 · Three attentions in a translation", anchor="three-attentions")
     st.markdown(
         "English *you* can be German *du* (one person, familiar), *ihr* (several, familiar) "
         "or *Sie* (polite, one or several). *you* alone does not say which; words of "
