@@ -66,6 +66,13 @@ class Scenario:
         if self.full or self.d_head or self.d_model % self.heads == 0:
             return None
         d = self.resolved_d_head
+        if self.d_model < self.heads:
+            return (
+                f"{self.heads} heads of a {self.d_model}-wide embedding: d_model / heads is "
+                "below 1, so each head gets d_head = 1, the least a head can have: the heads' "
+                f"outputs concatenate to {self.heads} numbers, and W_O maps them back to "
+                f"{self.d_model}."
+            )
         return (
             f"{self.d_model} / {self.heads} heads is not a whole number, so each head gets "
             f"d_head = {d} (rounded down): the heads' outputs concatenate to "

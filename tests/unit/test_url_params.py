@@ -128,3 +128,16 @@ def test_widget_helpers_read_the_rows_choices_default_and_range():
 
 def row_min(name: str) -> int:
     return url_params.bounds(name)["min_value"]
+
+
+def test_the_d_head_note_is_true_when_there_are_more_heads_than_coordinates():
+    """16 heads of a 2-wide embedding: 2 / 16 rounds down to 0, so the engine's d_head = 1
+    is not "rounded down"; the note says it is the least a head can have."""
+    from view_state.scenario import Scenario
+
+    many = Scenario(d_model=2, heads=16)
+    assert many.resolved_d_head == 1
+    assert "below 1" in many.d_head_note() and "rounded down" not in many.d_head_note()
+    uneven = Scenario(d_model=10, heads=4)
+    assert uneven.resolved_d_head == 2 and "d_head = 2 (rounded down)" in uneven.d_head_note()
+    assert Scenario(d_model=8, heads=4).d_head_note() is None
