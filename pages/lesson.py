@@ -61,15 +61,17 @@ elif present:
     with picture:
         drawing.presenter_figure(step.text, view, number, projected)
 else:
-    view, value = parts.words_and_controls(step, scenario)
+    view, value = parts.words_and_controls(step, scenario, notice_here=False)
     if lecturer is not None and panel.sync_class(lecturer, number, step, view) is not None:
         st.caption(f"Class {lecturer.code} follows this page; Presenter shows its code and votes.")
-    quiz.details(step.text, view)
     revealed = walk.phase(step.text.id) == walk.REVEALED
     _, prepared = screens.step_chart(step, scenario, value, number, revealed)
     drawing.draw_chart(step.text, prepared, present=False)
-    quiz.ask(step.text, view)
+    quiz.ask(step.text, view)  # the explanation comes under the answer, where the eye is
+    parts.notice(step, view)
+    quiz.details(step.text, view)
     drawing.by_hand(step, scenario)
+    parts.back_and_next(number)
     quiz.score_line(questions=n)
     export.export_section(LESSON_STEPS, scenario)
     parts.reset_button(LESSON_STEPS, scenario)

@@ -235,3 +235,22 @@ def test_the_downloaded_lesson_draws_offline(app_url, chromium, tmp_path):
     assert reader.locator("img[src=x]").count() == 0
     assert "<img src=x" in reader.locator("body").inner_text()  # shown as text
     offline.close()
+
+
+def test_the_explanation_comes_under_the_chart_beside_the_answer(page, app_url):
+    """Read top to bottom: the chart, the question, the checked answer's feedback, then
+    what to notice, then Back / Next again; the chart does not move down when the answer
+    is checked."""
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(f"{app_url}/lesson?step=1")
+    wait_until_drawn(page, min_charts=1)
+    chart = page.locator('[data-testid="stPlotlyChart"]').first
+    chart_top = chart.bounding_box()["y"]
+    options = quiz(page).locator('[data-testid="stMarkdownContainer"] p').all_inner_texts()
+    _answer(page, options[-1])
+    assert abs(chart.bounding_box()["y"] - chart_top) < 2, "the chart moved"
+    feedback = page.locator('[data-testid="stAlert"]').first.bounding_box()
+    notice = page.locator(".st-key-lesson_notice").bounding_box()
+    below = page.locator(".st-key-lesson_next_below").bounding_box()
+    quiz_box = quiz(page).bounding_box()
+    assert chart_top < quiz_box["y"] < feedback["y"] < notice["y"] < below["y"]

@@ -518,3 +518,12 @@ def test_a_slides_caption_stays_above_the_panel_titles():
     # two lines of 1.3 × the grid's title font, each 1.3 high, above the plot's edge
     title_font = plain.layout.annotations[0].font.size
     assert with_titles - without >= 2 * 1.3 * 1.3 * title_font
+
+
+def test_back_and_next_under_the_step_move_like_the_ones_above():
+    at = at_step(2)
+    at.button(key="lesson_next_below").click().run()
+    assert current(at) == 3
+    at.button(key="lesson_back_below").click().run()
+    assert current(at) == 2
+    assert at_step(1).button(key="lesson_back_below").disabled

@@ -45,10 +45,13 @@ def navigation(number: int, steps: list[LessonStep], student: bool) -> None:
     )
 
 
-def words_and_controls(step: LessonStep, scenario: Scenario) -> tuple[StepView, object]:
-    """The question and the step's own control; after the reveal, what to notice.
-    Returns the step's view (shared with every session showing the same) and the
-    control's value."""
+def words_and_controls(
+    step: LessonStep, scenario: Scenario, notice_here: bool = True
+) -> tuple[StepView, object]:
+    """The question and the step's own control; after the reveal, what to notice (here,
+    or with `notice_here` False where the page calls notice(), beside the quiz). Returns
+    the step's view (shared with every session showing the same) and the control's
+    value."""
     st.header(step.text.title)
     control = step.control(scenario)
     value = None
@@ -63,13 +66,39 @@ def words_and_controls(step: LessonStep, scenario: Scenario) -> tuple[StepView, 
         )
         st.stop()
     revealed = walk.phase(step.text.id) == walk.REVEALED
-    if revealed:
-        with st.container(key="lesson_notice"):  # compact in presenter mode
-            for line in quiz.sentences(step.text, view):
-                st.markdown(line)
+    if notice_here:
+        notice(step, view)
     if step.evidence is not None:
         step.evidence(scenario, revealed)
     return view, value
+
+
+def notice(step: LessonStep, view: StepView) -> None:
+    """Once the step is revealed, what to notice in its view."""
+    if walk.phase(step.text.id) == walk.REVEALED:
+        with st.container(key="lesson_notice"):  # compact in presenter mode
+            for line in quiz.sentences(step.text, view):
+                st.markdown(line)
+
+
+def back_and_next(number: int) -> None:
+    """Back and Next again under a step, where a student who has read it down to the quiz
+    and its explanation is (the keys ← and → work anywhere)."""
+    back, forward, _ = st.columns([2, 2, 8])
+    back.button(
+        "◀ Back",
+        on_click=walk.go_to,
+        args=(number - 1,),
+        disabled=number == 1,
+        key="lesson_back_below",
+    )
+    forward.button(
+        "Next ▶",
+        on_click=walk.go_to,
+        args=(number + 1,),
+        disabled=number == walk.step_count(),
+        key="lesson_next_below",
+    )
 
 
 def reset_button(steps: list[LessonStep], scenario: Scenario) -> None:
