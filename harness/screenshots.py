@@ -16,7 +16,14 @@ import hashlib
 import re
 from pathlib import Path
 
-from harness.browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, start_app, wait_until_drawn
+from harness.browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    SCREENSHOTS,
+    start_app,
+    wait_until_settled,
+    watch_settling,
+)
 from serving.launch import free_port
 from ui.navigation import PAGES
 
@@ -44,11 +51,10 @@ def capture(pages: list[str], width: int, height: int, out: Path = SCREENSHOTS) 
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for page_path in pages:
                 context = browser.new_context(viewport={"width": width, "height": height})
+                watch_settling(context)  # a first load may rerun once more (its width)
                 page = context.new_page()
                 page.goto(f"http://127.0.0.1:{port}/{page_path}")
-                wait_until_drawn(page, timeout_ms=120_000, min_charts=0)
-                page.wait_for_timeout(1500)  # a first load may rerun once more
-                wait_until_drawn(page, timeout_ms=120_000, min_charts=0)
+                wait_until_settled(page, timeout_ms=120_000)
                 name = _name(page_path, f"{width}x{height}")
                 first = out / f"{name}_screen.png"
                 page.screenshot(path=str(first))
@@ -56,8 +62,7 @@ def capture(pages: list[str], width: int, height: int, out: Path = SCREENSHOTS) 
                     "() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight"
                 )
                 page.set_viewport_size({"width": width, "height": min(full_height, MAX_PAGE_PX)})
-                wait_until_drawn(page, timeout_ms=120_000)
-                page.wait_for_timeout(800)
+                wait_until_settled(page, timeout_ms=120_000)  # charts resized, drawn
                 whole = out / f"{name}_full.png"
                 page.screenshot(path=str(whole))
                 saved += [first, whole]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from harness.browser import CHROMIUM, CHROMIUM_ARGS, start_app
+from harness.browser import CHROMIUM, CHROMIUM_ARGS, start_app, watch_settling
 from serving.launch import free_port
 
 # CI runs the property tests on the same examples every time (Hypothesis' derandomize), so
@@ -69,8 +69,9 @@ def chromium():
 
 @pytest.fixture
 def page(chromium):
-    """A fresh browser page at a projector-like size."""
+    """A fresh browser page at a projector-like size, watched for wait_until_settled."""
     context = chromium.new_context(viewport={"width": 1600, "height": 1000})
+    watch_settling(context)
     page = context.new_page()
     yield page
     context.close()

@@ -22,15 +22,30 @@ from collections import Counter
 
 import pytest
 
-from harness.browser import count_script_runs, wait_for_rerun, wait_until_drawn
+from harness.browser import count_script_runs, wait_for_rerun, wait_until_settled, watch_settling
 from tests.support.browser_checks import assert_no_failure
 
 pytestmark = pytest.mark.browser
 
 # Plotly sets fullLayout._replotting = true when it starts drawing a chart; the stack
-# says which call drew: a new plot, an automargin redraw, or Plotly.react.
+# says which call drew: a new plot, an automargin redraw, or Plotly.react. And Plotly
+# emits plotly_react when a Plotly.react call has finished (drawn or found nothing to
+# draw): counted per chart in window.__reacts.
 COUNT_DRAWS = """(() => {
   window.__draws = [];
+  window.__reacts = new WeakMap();
+  const emitter = Symbol('emit');
+  Object.defineProperty(HTMLElement.prototype, 'emit', {  // Plotly's gd.emit
+    configurable: true,
+    get() { return this[emitter]; },
+    set(emit) {
+      this[emitter] = function (event, ...rest) {
+        const reacts = window.__reacts;
+        if (event === 'plotly_react') reacts.set(this, (reacts.get(this) || 0) + 1);
+        return emit.call(this, event, ...rest);
+      };
+    },
+  });
   const flag = Symbol('replotting');
   Object.defineProperty(Object.prototype, '_replotting', {
     configurable: true,
@@ -44,23 +59,26 @@ COUNT_DRAWS = """(() => {
     },
   });
 })()"""
+# Every chart has been through Streamlit's two Plotly.react calls: the one that mounts
+# it (a new plot) and the one once it has stored the chart's width.
+REACTED_TWICE = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+    .every(plot => (window.__reacts.get(plot) || 0) >= 2)"""
 CHARTS = 5  # Head spaces'
 
 
 def test_a_sidebar_move_draws_each_changed_chart_about_once(chromium, app_url):
     context = chromium.new_context(viewport={"width": 1440, "height": 900})
     context.add_init_script(COUNT_DRAWS)
+    watch_settling(context)
     page = context.new_page()
     page.goto(f"{app_url}/head_spaces")
-    wait_until_drawn(page, min_charts=CHARTS)
-    page.wait_for_timeout(1500)  # a fresh session's first load reruns once more
-    wait_until_drawn(page, min_charts=CHARTS)
+    wait_until_settled(page, min_charts=CHARTS, also=REACTED_TWICE)
     page.locator('input[type="range"][aria-label="d_model (embedding width)"]').focus()
     page.evaluate("window.__draws = []")
     count_script_runs(page)
     page.keyboard.press("ArrowRight")
     wait_for_rerun(page, min_charts=CHARTS)
-    page.wait_for_timeout(1500)  # Streamlit's react comes after the first draw
+    wait_until_settled(page, min_charts=CHARTS, also=REACTED_TWICE)  # the react after
     draws = Counter(page.evaluate("window.__draws"))
     assert_no_failure(page)
     context.close()

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from harness.browser import count_script_runs, wait_for_rerun, wait_until_drawn
+from harness.browser import count_script_runs, wait_for_rerun, wait_until_settled, watch_settling
 from tests.support.browser_checks import drawn_maps
 from tests.support.colour_science import linear
 
@@ -46,20 +46,28 @@ FOCUSED = """() => {
 }"""
 
 
-def _luminance(shot: bytes) -> np.ndarray:
-    """A screenshot's WCAG relative luminance per pixel (rows, columns)."""
-    rgb = np.asarray(Image.open(io.BytesIO(shot)).convert("RGB"), dtype=np.float64) / 255.0
-    return linear(rgb) @ np.array([0.2126, 0.7152, 0.0722])
+def _pixels(shot: bytes) -> np.ndarray:
+    """A screenshot's RGB pixels (rows, columns, 3)."""
+    return np.asarray(Image.open(io.BytesIO(shot)).convert("RGB"))
 
 
-def _ring_pixels(before: np.ndarray, after: np.ndarray, box: list[float]) -> int:
-    """How many pixels around and within `box` (left, top, right, bottom) changed by a
-    contrast of FOCUS_CONTRAST or more between the two screenshots."""
-    rows, cols = before.shape
+def _luminance(rgb: np.ndarray) -> np.ndarray:
+    """WCAG relative luminance per pixel (rows, columns)."""
+    return linear(rgb / 255.0) @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def _around(box: list[float], shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The pixels around and within `box` (left, top, right, bottom) on a screen of
+    `shape`: (left, top, right, bottom), the box grown by MARGIN_PX and cut to the screen."""
+    rows, cols = shape[:2]
     left, top = (max(0, int(v) - MARGIN_PX) for v in box[:2])
-    right, bottom = min(cols, int(box[2]) + MARGIN_PX), min(rows, int(box[3]) + MARGIN_PX)
-    a, b = before[top:bottom, left:right], after[top:bottom, left:right]
-    ratio = (np.maximum(a, b) + 0.05) / (np.minimum(a, b) + 0.05)
+    return left, top, min(cols, int(box[2]) + MARGIN_PX), min(rows, int(box[3]) + MARGIN_PX)
+
+
+def _ring_pixels(before: np.ndarray, after: np.ndarray) -> int:
+    """How many pixels changed by a contrast of FOCUS_CONTRAST or more between two
+    luminance images of the same pixels."""
+    ratio = (np.maximum(before, after) + 0.05) / (np.minimum(before, after) + 0.05)
     return int((ratio >= FOCUS_CONTRAST).sum())
 
 
@@ -76,17 +84,25 @@ class Walk:
         self.measured = 0
 
     def press(self, key: str) -> dict:
-        before = _luminance(self.page.screenshot())
+        before = _pixels(self.page.screenshot())
         scrolls = self.page.evaluate(FOCUSED)["scrolls"] if self.measured else None
         self.page.keyboard.press(key)
-        self.page.wait_for_timeout(120)  # Streamlit's focus styles fade in
         focused = self.page.evaluate(FOCUSED)
         if focused["tag"] in ("BODY", "MAIN") or (scrolls and scrolls != focused["scrolls"]):
             return focused  # no element, or the page scrolled: nothing to compare
         box = focused["widget"] if focused["tag"] == "INPUT" else focused["box"]
-        deadline = time.monotonic() + RING_SECONDS  # a loaded machine fades it in later
+        left, top, right, bottom = _around(box, before.shape)
+        unfocused = _luminance(before[top:bottom, left:right])
+        # Streamlit's focus styles fade in (later on a loaded machine): look again, only
+        # at those pixels, until the ring shows or RING_SECONDS have passed.
+        clip = {"x": left, "y": top, "width": right - left, "height": bottom - top}
+        deadline = time.monotonic() + RING_SECONDS
         while True:
-            ring = _ring_pixels(before, _luminance(self.page.screenshot()), box)
+            if not unfocused.size:  # the box is off the screen: nothing of it shows
+                ring = 0
+                break
+            now = _luminance(_pixels(self.page.screenshot(clip=clip)))
+            ring = _ring_pixels(unfocused, now)
             if ring >= _perimeter(focused["box"]) or time.monotonic() > deadline:
                 break
         self.measured += 1
@@ -104,10 +120,10 @@ class Walk:
 
 def test_keyboard_only_walk_with_visible_focus(chromium, app_url):
     context = chromium.new_context(viewport={"width": 1280, "height": 1400})
+    watch_settling(context)
     page = context.new_page()
     page.goto(f"{app_url}/attention_maps")
-    wait_until_drawn(page, min_charts=4)
-    page.wait_for_timeout(800)
+    wait_until_settled(page, min_charts=4)
     assert len(drawn_maps(page, "grid_chart")) == 4  # the default: 4 heads
     walk = Walk(page)
 
@@ -131,7 +147,7 @@ def test_keyboard_only_walk_with_visible_focus(chromium, app_url):
     )
     page.keyboard.press("Enter")
     page.wait_for_url("**/head_spaces**")
-    wait_until_drawn(page, min_charts=5)
+    wait_until_settled(page, min_charts=5)
     assert page.locator("h1", has_text="Head spaces").count() == 1
 
     # The focus token, which a mouse sets by clicking a point, by keyboard: Tab to the

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from attention.teaching.lesson.content import lesson_text
-from harness.browser import screenshot, wait_until_drawn
+from harness.browser import screenshot, wait_until_settled, watch_settling
 from tests.browser.test_browser_block import CHARTS as BLOCK_CHARTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a sweep of pages × sizes × heads
@@ -44,10 +44,10 @@ def _overlaps(boxes: list[list], slack: float = 0.0) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("page_name", ["head_spaces", "attention_maps"])
 def test_titles_and_token_labels_keep_their_room(app_url, chromium, page_name, heads):
     context = chromium.new_context(viewport={"width": 1440, "height": 900})
+    watch_settling(context)
     page = context.new_page()
     page.goto(f"{app_url}/{page_name}?heads={heads}")
-    wait_until_drawn(page, min_charts=3)
-    page.wait_for_timeout(500)
+    wait_until_settled(page, min_charts=3, also=LAID_OUT)
     for chart in page.evaluate(BOXES, ".annotation-text"):
         assert not _overlaps(chart), _overlaps(chart)[:3]
     grid_index = 3 if page_name == "head_spaces" else 0  # the all-heads heatmap grid
@@ -114,13 +114,12 @@ def test_chart_texts_keep_apart(app_url, chromium, view):
     are short. No formula runs past its column either (long ones are set in two lines)."""
     width, height = WINDOWS[0]
     context = chromium.new_context(viewport={"width": width, "height": height})
+    watch_settling(context)
     page = context.new_page()
     page.goto(f"{app_url}/{view}")
-    wait_until_drawn(page, min_charts=VIEWS[view])
     for width, height in WINDOWS:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_function(LAID_OUT)
-        page.wait_for_timeout(500)
+        wait_until_settled(page, min_charts=VIEWS[view], also=LAID_OUT)
         charts = page.evaluate(BOXES, TEXTS)
         assert len(charts) == VIEWS[view]
         for boxes, right in zip(charts, page.evaluate(RIGHT_EDGES), strict=True):
@@ -212,7 +211,9 @@ PLOT_AREAS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).m
 def touch_screen(chromium, size: tuple[int, int]):
     """A browser context with a touch screen (no hover) of `size` (width, height)."""
     viewport = dict(zip(("width", "height"), size, strict=True))
-    return chromium.new_context(viewport=viewport, has_touch=True, is_mobile=True)
+    context = chromium.new_context(viewport=viewport, has_touch=True, is_mobile=True)
+    watch_settling(context)
+    return context
 
 
 @pytest.mark.parametrize("view", PHONE_VIEWS)
@@ -228,10 +229,7 @@ def test_every_page_reads_on_a_phone(app_url, chromium, view):
     context = touch_screen(chromium, PHONE)
     page = context.new_page()
     page.goto(f"{app_url}/{view}")
-    wait_until_drawn(page, min_charts=PHONE_VIEWS[view])
-    page.wait_for_timeout(1500)
-    wait_until_drawn(page, min_charts=PHONE_VIEWS[view])
-    page.wait_for_timeout(500)
+    wait_until_settled(page, min_charts=PHONE_VIEWS[view], also=LAID_OUT)
     assert page.evaluate(SIDEWAYS) <= 1
     charts = page.evaluate(BOXES, TEXTS)
     assert len(charts) == PHONE_VIEWS[view]
@@ -260,7 +258,7 @@ def test_no_button_lies_over_a_text_on_a_touch_tablet(app_url, chromium):
         if not count:
             continue
         page.goto(f"{app_url}/{view}")
-        wait_until_drawn(page, min_charts=count)
+        wait_until_settled(page, min_charts=count, also=LAID_OUT)
         charts = zip(page.evaluate(BOXES, TEXTS), page.evaluate(SHOWN_BUTTONS), strict=True)
         covered = [
             (text[4], button[4])
@@ -307,11 +305,10 @@ def test_the_lessons_controls_are_whole(app_url, chromium, window):
     fit it too, and the presenter switch's label is whole; nothing of the navigation
     reaches past the screen. Step 13 has the longest title."""
     context = chromium.new_context(viewport=dict(zip(("width", "height"), window, strict=True)))
+    watch_settling(context)
     page = context.new_page()
     page.goto(f"{app_url}/lesson?step=13")
-    wait_until_drawn(page, min_charts=1)
-    page.wait_for_timeout(1500)
-    wait_until_drawn(page, min_charts=1)
+    wait_until_settled(page, min_charts=1)
     assert page.locator(".st-key-lesson_nav [data-testid='stCheckbox']").inner_text() == "Presenter"
     assert not page.evaluate(CUT_IN_NAVIGATION), page.evaluate(CUT_IN_NAVIGATION)[:5]
     page.locator(".st-key-lesson_nav input[role='combobox']").click()
@@ -331,14 +328,20 @@ def test_every_lesson_figure_reads_on_a_phone(app_url, chromium):
     """At 390×844 each of PHONE_STEPS draws its figure with every plot area at least
     MIN_PLOT_AREA_PX wide (side by side, some had 63–130 px) and no two of its texts
     overlapping or past its right edge (the caption's lines had squeezed panel titles
-    into the axis titles above them; step 2's two titles ran into each other)."""
+    into the axis titles above them; step 2's two titles ran into each other).
+    The steps are walked with Next in one page, as a student does (a fresh page per step
+    loads Streamlit and lays the step out twice, wide and then for the phone)."""
     context = chromium.new_context(viewport=dict(zip(("width", "height"), PHONE, strict=True)))
+    watch_settling(context)
     page = context.new_page()
-    for step in PHONE_STEPS:
-        page.goto(f"{app_url}/lesson?step={step}")
-        wait_until_drawn(page, min_charts=1)
-        page.wait_for_timeout(1500)
-        wait_until_drawn(page, min_charts=1)
+    page.goto(f"{app_url}/lesson?step={PHONE_STEPS[0]}")
+    for step in range(PHONE_STEPS[0], PHONE_STEPS[-1] + 1):
+        if step > PHONE_STEPS[0]:
+            page.get_by_role("button", name="Next ▶").click()
+        page.wait_for_function(f"() => document.body.innerText.includes('Step {step} of')")
+        wait_until_settled(page, min_charts=1, also=LAID_OUT)
+        if step not in PHONE_STEPS:
+            continue
         areas = page.evaluate(PLOT_AREAS)
         assert areas and all(px >= MIN_PLOT_AREA_PX for _, px in areas), (step, areas)
         charts = zip(page.evaluate(BOXES, TEXTS), page.evaluate(RIGHT_EDGES), strict=True)
@@ -379,14 +382,12 @@ def test_every_lesson_step_reads_on_a_projector(app_url, chromium, window, prese
     sat on its axis titles; at 1024 px side-by-side panel titles met and "Reveal the
     answer" was cut to "Reveal the ans…"."""
     context = chromium.new_context(viewport=dict(zip(("width", "height"), window, strict=True)))
+    watch_settling(context)
     page = context.new_page()
     page.goto(f"{app_url}/lesson?step=1" + ("&present=1" if present else ""))
-    wait_until_drawn(page, min_charts=1)
-    page.wait_for_timeout(1500)  # a first load may rerun once more (the window's width)
     for step in range(1, len(lesson_text()) + 1):
         page.wait_for_function(f"() => document.body.innerText.includes('Step {step} of')")
-        wait_until_drawn(page, min_charts=1)
-        page.wait_for_timeout(300)
+        wait_until_settled(page, min_charts=1, also=LAID_OUT)
         assert not crowded(page), (step, crowded(page)[:3])
         page.get_by_role("button", name="Next ▶").click()
     context.close()

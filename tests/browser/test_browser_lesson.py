@@ -14,7 +14,14 @@ import pytest
 
 from attention.teaching.lesson.content import lesson_text
 from attention.teaching.playground import head_trace
-from harness.browser import SCREENSHOTS, count_script_runs, wait_for_rerun, wait_until_drawn
+from harness.browser import (
+    SCREENSHOTS,
+    count_script_runs,
+    wait_for_rerun,
+    wait_until_drawn,
+    wait_until_settled,
+    watch_settling,
+)
 from harness.playground import mouse_drag, point, screen_xy, shown
 from tests.browser.test_browser_layout import crowded
 
@@ -94,11 +101,11 @@ def test_every_step_fits_the_window_in_presenter_mode(app_url, chromium):
     measured = {}
     for width, height in SIZES:
         context = chromium.new_context(viewport={"width": width, "height": height})
+        watch_settling(context)
         page = context.new_page()
         page.goto(f"{app_url}/lesson?step=1&present=1")
         for number in range(1, STEPS + 1):
-            wait_until_drawn(page, min_charts=1)
-            page.wait_for_timeout(300)
+            wait_until_settled(page, min_charts=1)
             assert page.locator("strong", has_text=f"Step {number} of {STEPS}").count() == 1
             where = f"{width}×{height} step {number}"
             asked = _fits(page, f"{where} (asking)")
@@ -147,6 +154,7 @@ def test_the_real_models_heads_are_projected_one_layer_at_a_time(app_url, chromi
     (the 72 together were ~30 px), layer 1 first, another layer with the slider."""
     step = next(i for i, s in enumerate(lesson_text(), 1) if s.id == "real_heads")
     context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    watch_settling(context)
     page = context.new_page()
     page.goto(f"{app_url}/lesson?step={step}&present=1")
     wait_until_drawn(page, min_charts=1)

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from attention.teaching.lesson.content import lesson_text
-from harness.browser import wait_until_drawn
+from harness.browser import wait_until_drawn, wait_until_settled
 
 pytestmark = pytest.mark.browser
 KEYS = 'html[data-lesson-keys="listening"]'  # set once the listener is attached
@@ -59,8 +59,8 @@ def test_keys_typed_into_a_widget_stay_with_it(app_url, page):
     slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] input').first
     slider.focus()
     page.keyboard.press("ArrowRight")  # moves the "Try this" control, not the step
-    page.wait_for_timeout(1500)
-    wait_until_drawn(page, min_charts=1)
+    page.wait_for_function("() => location.search.includes('lesson_head=')")
+    wait_until_settled(page, min_charts=1)  # and a step change, had the key made one
     assert step_in_url(page) == 2
     assert "lesson_head=" in page.url  # the slider took the key
     assert page.get_by_text(f"Step 2 of {len(lesson_text())}", exact=True).count() == 1

@@ -85,7 +85,7 @@ def streams(page) -> list[int]:
 def polls_in(page, seconds: float) -> int:
     """How many times the page asked the class's public state in `seconds`."""
     before = page.evaluate("window.headSpacesPolls")
-    time.sleep(seconds)
+    time.sleep(seconds)  # the interval measured, not a wait for the page to settle
     return page.evaluate("window.headSpacesPolls") - before
 
 

@@ -15,8 +15,13 @@ from urllib.parse import urlsplit
 import pytest
 
 from attention.teaching.lesson.content import lesson_text
-from harness.browser import SCREENSHOTS, wait_until_drawn
-from tests.browser.test_browser_live_class import phone_screen, shows, start_class
+from harness.browser import SCREENSHOTS, wait_until_drawn, wait_until_settled, watch_settling
+from tests.browser.test_browser_live_class import (
+    COUNT_LISTENERS,
+    phone_screen,
+    shows,
+    start_class,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 STEPS = lesson_text()
@@ -29,6 +34,16 @@ ASK = """() => new Promise((resolve) => {
     };
     channel.postMessage({ kind: "ask" });
 })"""
+# How many times a page asked on the console's channel (ui/components/console_pairing.js
+# asks at once, then every second until answered).
+COUNT_ASKS = """(() => {
+    window.headSpacesAsks = 0;
+    const post = BroadcastChannel.prototype.postMessage;
+    BroadcastChannel.prototype.postMessage = function (message) {
+        if (message && message.kind === "ask") window.headSpacesAsks += 1;
+        return post.call(this, message);
+    };
+})()"""
 
 
 def class_state(app_url: str, code: str) -> dict:
@@ -45,7 +60,11 @@ def until(check, seconds: float = 15.0) -> None:
 
 def test_the_console_drives_the_class_from_the_lecturers_browser_only(chromium, app_url):
     lecturer = chromium.new_context(viewport={"width": 1280, "height": 720})
+    lecturer.add_init_script(COUNT_LISTENERS)  # the projector's polls
+    watch_settling(lecturer)
     stranger = chromium.new_context(viewport={"width": 1280, "height": 800})
+    stranger.add_init_script(COUNT_ASKS)
+    watch_settling(stranger)
     projector, student = lecturer.new_page(), phone_screen(chromium)
     try:
         code = start_class(projector, app_url)
@@ -82,7 +101,12 @@ def test_the_console_drives_the_class_from_the_lecturers_browser_only(chromium, 
         console.get_by_role("button", name="Reveal the answer").click()
         shows(student, "answer shown")
         until(lambda: class_state(app_url, code)["phase"] == "revealed")
-        time.sleep(1.5)  # the projector's poll runs; it must not take the reveal back
+        # The projector's poll runs and its panel reruns on what it read: it must not
+        # take the reveal back. A poll begins once the one before has been answered, so
+        # two more polls than now mean one that read the revealed class has been handled.
+        polls = projector.evaluate("window.headSpacesPolls")
+        projector.wait_for_function(f"() => window.headSpacesPolls >= {polls + 2}")
+        wait_until_settled(projector)
         assert class_state(app_url, code)["phase"] == "revealed"
         assert projector.get_by_role("button", name="Reveal the answer").is_disabled()
         console.set_viewport_size({"width": 1440, "height": 900})
@@ -96,7 +120,10 @@ def test_the_console_drives_the_class_from_the_lecturers_browser_only(chromium, 
         alone.goto(f"{app_url}/lesson?console=1")
         shows(alone, "This console is not paired", 30_000)
         alone.wait_for_function("() => document.documentElement.dataset.consolePairing")
-        time.sleep(2.5)  # it has asked twice and more; nobody in this browser answers
+        # It has asked three times, a second apart; nobody in this browser answers (an
+        # answer would rerun the page: settled, none is on its way).
+        alone.wait_for_function("() => window.headSpacesAsks >= 3")
+        wait_until_settled(alone)
         assert "This console is not paired" in alone.inner_text("body")
         assert alone.get_by_role("button", name="Next ▶").count() == 0
         alone.screenshot(path=str(SCREENSHOTS / "live_console_unpaired_1280x800.png"))

@@ -9,11 +9,9 @@ address bar; this is the gate that it keeps doing so, and that a move reaches th
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from harness.browser import start_app, wait_until_drawn
+from harness.browser import start_app, wait_until_drawn, wait_until_settled
 from serving.launch import free_port
 
 HEADS = 'input[type="range"][aria-label="Heads"]'
@@ -21,6 +19,10 @@ SEVENTH_HEAD_DRAWN = """[...document.querySelectorAll(
     '[data-testid="stPlotlyChart"] .annotation-text')].some((e) => e.textContent === 'head 7')"""
 
 pytestmark = pytest.mark.browser  # it drives Chromium (the `page` fixture)
+# The page's Streamlit socket is open again, and it is not the first one it opened (the
+# `page` fixture's watch_settling counts them).
+RECONNECTED = """() => window.__settle.sockets >= 2 && document.querySelector(
+    '[data-testid="stApp"]').getAttribute('data-test-connection-state') === 'CONNECTED'"""
 
 
 def _stop(proc) -> None:
@@ -36,8 +38,9 @@ def test_first_move_after_a_server_restart_is_kept(page):
         wait_until_drawn(page, min_charts=4)
         _stop(proc)
         proc = start_app(port)  # the same address, a new process: no session survives
-        page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached")
-        time.sleep(2)  # the frontend has pinged health and reopened its socket
+        # The frontend has pinged health and opened a second socket, to the new process.
+        page.wait_for_function(RECONNECTED, timeout=60_000)
+        wait_until_settled(page, min_charts=4)
         page.locator(HEADS).focus()
         page.keyboard.press("ArrowRight")
         page.wait_for_function("location.search.includes('heads=7')", timeout=30_000)

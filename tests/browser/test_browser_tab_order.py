@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.browser import wait_until_drawn
+from harness.browser import wait_until_drawn, wait_until_settled, watch_settling
 from tests.browser.test_browser_layout import PHONE_VIEWS
 from tests.browser.test_browser_live_class import STEPS, shows, start_class
 
@@ -81,11 +81,10 @@ def unreached(page, at_least: int) -> list[str]:
 @pytest.mark.parametrize("view", PHONE_VIEWS)
 def test_tab_reaches_every_control(chromium, app_url, view):
     context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    watch_settling(context)
     page = context.new_page()
     page.goto(f"{app_url}/{view}")
-    wait_until_drawn(page, min_charts=PHONE_VIEWS[view])
-    page.wait_for_timeout(1500)  # a first load may rerun once more
-    wait_until_drawn(page, min_charts=PHONE_VIEWS[view])
+    wait_until_settled(page, min_charts=PHONE_VIEWS[view])
     assert not unreached(page, at_least=15), view  # the sidebar alone has more
     context.close()
 

@@ -22,7 +22,7 @@ from attention.teaching.lesson.content import lesson_text
 from classroom import open_store
 from classroom.events import screen_of
 from classroom.store import new_device_id
-from harness.browser import wait_until_drawn
+from harness.browser import wait_until_drawn, wait_until_settled, watch_settling
 from harness.class_student import ClassStudent, class_step
 from harness.streamlit_client import DONE, StreamlitTab, element_kinds
 from tests.browser.test_browser_live_class import shows
@@ -260,11 +260,13 @@ def test_on_a_join_link_a_phone_says_nothing_of_its_width(app_url, chromium, wid
     store.set_step(opened.code, opened.secret, 9, ["left", "right"])  # colour bars beside
     key = f"lesson_view_{texts[8].id}"
     page = chromium.new_context(viewport={"width": width, "height": 844}).new_page()
+    watch_settling(page)
     sent, received = _recorded(page)
     page.goto(f"{app_url}/lesson?class={opened.code}")
     shows(page, f"Step 9 of {len(texts)}", 60_000)
-    wait_until_drawn(page, min_charts=1)
-    page.wait_for_timeout(1500)  # a report would have been sent by now
+    # The width reporter has mounted and sent its report, if it had one, and the page has
+    # drawn the server's answer.
+    wait_until_settled(page, min_charts=1)
     orientation = "h" if width < 640 else "v"
     deadline = time.monotonic() + 30
     while _step_chart(_last_spec(received, key))[1] != [orientation]:
