@@ -21,10 +21,14 @@ from attention.teaching.markdown import literal
 from attention.teaching.narration.charts import table_cut_note
 from ui.media import narrow_screen
 
+# The toolbar keeps what a class uses: the slide-quality PNG and "reset axes" after a
+# drag-zoom (dragging still zooms). Each button is a stop of the Tab order: Plotly's eight
+# made 15–17 Tabs from the Lesson's Next to its quiz.
+TOOLBAR_BUTTONS = ("toImage", "resetScale2d")
 CHART_CONFIG = {
     "displaylogo": False,
     "toImageButtonOptions": {"format": "png", "scale": 2},
-    "modeBarButtonsToRemove": ["lasso2d"],
+    "modeBarButtons": [list(TOOLBAR_BUTTONS)],
 }
 
 
