@@ -1,4 +1,4 @@
-"""A keyboard-only walk through the Lesson in a real Chromium: on every step the student
+"""A student alone with the Lesson, in a real Chromium. A keyboard-only walk: on every step the student
 Tabs into the quiz, walks to its *last* option with the arrow keys (choosing answers
 nothing: WCAG 3.2.2), Tabs to Check and presses Enter; the feedback then marks that
 answer, and the score agrees with the feedback at every step. PageDown turns the page."""
@@ -68,3 +68,19 @@ def test_a_keyboard_walk_answers_every_quiz_with_its_last_option(app_url, page):
             page.keyboard.press("PageDown")
             page.get_by_text(f"Step {number + 1} of {steps}", exact=True).wait_for()
             wait_until_drawn(page, min_charts=1)
+
+
+def test_a_steps_chart_outline_is_read_out_but_not_shown(app_url, page):
+    """The Lesson's computed outline of its chart ("The chart draws 11 points …") is in
+    the page for a screen reader, but takes no room on screen."""
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(f"{app_url}/lesson?step=1")
+    wait_until_drawn(page, min_charts=1)
+    outline = page.get_by_text(re.compile(r"^The chart draws \d+ points"))
+    assert outline.count() == 1
+    holder = page.locator('[class*="st-key-for_screen_readers_"]').filter(has=outline)
+    box = holder.bounding_box()
+    assert box is not None and box["height"] <= 1, box
+    style = holder.evaluate("e => [getComputedStyle(e).overflow, getComputedStyle(e).clipPath]")
+    assert style == ["hidden", "inset(50%)"]  # clipped to nothing: the text draws no pixel
+    assert "The chart draws" in page.locator('[data-testid="stMain"]').text_content()
