@@ -1,7 +1,8 @@
-"""A student alone with the Lesson, in a real Chromium. A keyboard-only walk: on every step the student
-Tabs into the quiz, walks to its *last* option with the arrow keys (choosing answers
-nothing: WCAG 3.2.2), Tabs to Check and presses Enter; the feedback then marks that
-answer, and the score agrees with the feedback at every step. PageDown turns the page."""
+"""A student alone with the Lesson, in a real Chromium. A keyboard-only walk: on every step
+the student Tabs into the quiz, walks to its *last* option with the arrow keys (choosing
+answers nothing: WCAG 3.2.2), Tabs to Check and presses Enter; the feedback then marks
+that answer, and the score agrees with the feedback at every step (PageDown turns the
+page). A step's chart outline is read out by a screen reader, not shown."""
 
 from __future__ import annotations
 
