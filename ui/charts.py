@@ -63,12 +63,12 @@ def show_chart(
     A chart redrawn several times in one run, as a live placeholder is, takes no key.
     No Streamlit theme: the figures carry the look themselves (attention/figures/base/theme.py).
     The SVG itself says nothing to a screen reader: `name` becomes the chart's accessible
-    name (Streamlit's `alt`: role="figure" with an aria-label), `summary` (markdown, from
-    a narration function) is captioned right under it (with `words_shown` False, for a
-    screen reader only: an outline of the drawing that would be noise on screen), and
-    `table` (rows built from the arrays the figure draws) sits behind a keyboard-operable
-    switch keyed after the chart, as an HTML table (st.table: real rows and headers, read
-    cell by cell), with `table_note` under it when the table holds only part of the chart. On a phone the
+    name (Streamlit's `alt`: role="figure" with an aria-label), `summary` (markdown, from a
+    narration function) is captioned right under it (with `words_shown` False, for a screen
+    reader only: an outline of the drawing that would be noise on screen), and `table` (rows
+    built from the arrays the figure draws) sits behind a keyboard-operable switch keyed
+    after the chart, as an HTML table (st.table: real rows and headers, read cell by cell),
+    with `table_note` under it when the table holds only part of the chart. On a phone the
     figure is laid out for it here, unless `laid_out` says its maker did (once, for many
     screens: for_phone is a whole copy of the figure, up to ~9 ms)."""
     target = st if container is None else container
