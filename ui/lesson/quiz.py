@@ -89,7 +89,9 @@ def ask(text: StepText, view: StepView) -> None:
     # screen reader would read out); the question shows as markdown above it.
     st.markdown(f"**Check yourself:** {question}")
     with st.form(f"{key}_form", border=False, enter_to_submit=False):
-        st.radio(
+        # Check beside the options, not under them: a presenter's step keeps its height.
+        choice, check = st.columns([4, 1], vertical_alignment="center")
+        choice.radio(
             f"Check yourself: {fill(text.question, view.facts, str)}",
             options,
             index=None,
@@ -99,7 +101,7 @@ def ask(text: StepText, view: StepView) -> None:
             label_visibility="collapsed",
             disabled=settled,
         )
-        st.form_submit_button(
+        check.form_submit_button(
             "Check my answer",
             on_click=record_answer,
             args=(text.id, key, right),
