@@ -72,7 +72,7 @@ def _answer(page, option: str) -> None:
     feedback."""
     quiz(page).get_by_text(option, exact=True).click()
     count_script_runs(page)
-    page.get_by_role("button", name="Check my answer").click()
+    page.get_by_role("button", name="Check", exact=True).click()
     wait_for_rerun(page, min_charts=1)
 
 

@@ -90,7 +90,7 @@ def ask(text: StepText, view: StepView) -> None:
     st.markdown(f"**Check yourself:** {question}")
     with st.form(f"{key}_form", border=False, enter_to_submit=False):
         # Check beside the options, not under them: a presenter's step keeps its height.
-        choice, check = st.columns([4, 1], vertical_alignment="center")
+        choice, check = st.columns([3, 1], vertical_alignment="center")
         choice.radio(
             f"Check yourself: {fill(text.question, view.facts, str)}",
             options,
@@ -102,7 +102,7 @@ def ask(text: StepText, view: StepView) -> None:
             disabled=settled,
         )
         check.form_submit_button(
-            "Check my answer",
+            "Check",
             on_click=record_answer,
             args=(text.id, key, right),
             disabled=settled,
