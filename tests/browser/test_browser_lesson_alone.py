@@ -18,7 +18,7 @@ KEYS = 'html[data-lesson-keys="listening"]'
 QUIZ = '[data-testid="stForm"]'  # the quiz is the Lesson's one form
 IN_QUIZ = f"""() => Boolean(document.activeElement
     && document.activeElement.closest('{QUIZ} [data-testid="stRadio"]'))"""
-CHECKED = "() => document.activeElement && document.activeElement.innerText === 'Check my answer'"
+CHECKED = "() => document.activeElement && document.activeElement.innerText === 'Check'"
 MAX_TABS = 80
 
 
