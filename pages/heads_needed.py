@@ -13,7 +13,7 @@ from ui.heads_needed.importance import importance_section
 from ui.heads_needed.pruning import pruning_section
 from ui.heads_needed.rollout import rollout_section
 from ui.heads_needed.switch_board import switch_board
-from ui.pretrained import model_or_stop, run_real
+from ui.pretrained import model_or_stop, reading_notice, run_real
 from ui.sidebar import scenario_sidebar
 
 scenario = scenario_sidebar(text_only=True)
@@ -31,6 +31,8 @@ except ValueError as error:
 trace = result.trace
 if trace.notice:
     st.warning(trace.notice)
+if reading := reading_notice(text, trace.tokens):
+    st.info(reading)
 
 mask = switches.current_mask()
 if notice := switches.url_notice():

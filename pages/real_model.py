@@ -7,7 +7,7 @@ from attention.figures.attention_maps import MAX_GRID_CELLS
 from attention.teaching.narration import real_model as narration
 from ui import data
 from ui.charts import loading_plotly_meanwhile
-from ui.pretrained import model_or_stop, run_real
+from ui.pretrained import model_or_stop, reading_notice, run_real
 from ui.real_model import heads_view, layer_paths_section, role_table_section
 from ui.sidebar import scenario_sidebar
 
@@ -31,6 +31,8 @@ trace, roles = result.trace, result.roles
 n = len(trace.tokens)
 if trace.notice:
     st.warning(trace.notice)
+if reading := reading_notice(text, trace.tokens):
+    st.info(reading)
 token_list = narration.tokens_label(n)
 if narration.tokens_folded(n, MAX_GRID_CELLS):
     with st.expander(token_list):

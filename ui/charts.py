@@ -21,13 +21,18 @@ from attention.teaching.markdown import literal
 from attention.teaching.narration.charts import table_cut_note
 from ui.media import narrow_screen
 
+# The toolbar keeps what a class uses: the slide-quality PNG and "reset axes" after a
+# drag-zoom (dragging still zooms). Each button is a stop of the Tab order: Plotly's eight
+# made 15–17 Tabs from the Lesson's Next to its quiz.
+TOOLBAR_BUTTONS = ("toImage", "resetScale2d")
 CHART_CONFIG = {
     "displaylogo": False,
     "toImageButtonOptions": {"format": "png", "scale": 2},
-    "modeBarButtonsToRemove": ["lasso2d"],
+    "modeBarButtons": [list(TOOLBAR_BUTTONS)],
 }
 
 
+SCREEN_READER_PREFIX = "for_screen_readers_"  # a container's key: ui/page_style.py hides it
 # Set once a session has been sent a chart: its browser has loaded Plotly's code.
 _CHART_SENT = "_chart_sent"
 
@@ -50,6 +55,7 @@ def show_chart(
     table: TableRows | None = None,
     table_note: str | None = None,
     laid_out: bool = False,
+    words_shown: bool = True,
     **kwargs,
 ) -> object:
     """Draw `fig` across `container` (a column, or an st.empty() placeholder redrawn in
@@ -57,11 +63,12 @@ def show_chart(
     A chart redrawn several times in one run, as a live placeholder is, takes no key.
     No Streamlit theme: the figures carry the look themselves (attention/figures/base/theme.py).
     The SVG itself says nothing to a screen reader: `name` becomes the chart's accessible
-    name (Streamlit's `alt`: role="figure" with an aria-label), `summary` (markdown, from
-    a narration function) is captioned right under it, and `table` (rows built from the
-    arrays the figure draws) sits behind a keyboard-operable switch keyed after the
-    chart, as an HTML table (st.table: real rows and headers, read cell by cell), with
-    `table_note` under it when the table holds only part of the chart. On a phone the
+    name (Streamlit's `alt`: role="figure" with an aria-label), `summary` (markdown, from a
+    narration function) is captioned right under it (with `words_shown` False, for a screen
+    reader only: an outline of the drawing that would be noise on screen), and `table` (rows
+    built from the arrays the figure draws) sits behind a keyboard-operable switch keyed
+    after the chart, as an HTML table (st.table: real rows and headers, read cell by cell),
+    with `table_note` under it when the table holds only part of the chart. On a phone the
     figure is laid out for it here, unless `laid_out` says its maker did (once, for many
     screens: for_phone is a whole copy of the figure, up to ~9 ms)."""
     target = st if container is None else container
@@ -73,8 +80,10 @@ def show_chart(
     event = target.plotly_chart(
         fig, key=key, width="stretch", config=CHART_CONFIG, theme=None, alt=name, **kwargs
     )
-    if summary is not None:
+    if summary is not None and words_shown:
         target.caption(summary)
+    elif summary is not None:  # an outline of the drawing: for a screen reader only
+        target.container(key=f"{SCREEN_READER_PREFIX}{key}").caption(summary)
     if table is not None:
         if key is None:
             raise ValueError("a chart with a table needs a key for its switch")

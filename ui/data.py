@@ -29,7 +29,7 @@ from attention.geometry.head_spaces import HeadSpaces, head_spaces
 from attention.models.pretrained import ModelError
 from attention.models.toy import MAX_TOY_TOKENS, WordVectors, split_words, toy_inputs, word_spans
 from ui.cache_policy import PER_USER_TTL
-from ui.pretrained import pretrained_model, run_real, vocabulary_embeddings
+from ui.pretrained import pretrained_model, reading_notice, run_real, vocabulary_embeddings
 from ui.why_heads import experiments as why_heads
 from view_state.scenario import DEFAULT_TEXT, Scenario
 
@@ -188,7 +188,7 @@ def _run_real(s: Scenario) -> ScenarioRun:
         f"Points: the {len(real.tokens)} WordPiece tokens as they enter MiniLM's layer "
         f"{s.layer} (its hidden states). Weights: that layer's own {mha.n_heads} trained heads."
     )
-    notices = (real.notice,) if real.notice else ()
+    notices = tuple(n for n in (real.notice, reading_notice(s.text, real.tokens)) if n)
     return ScenarioRun(real.tokens, x, mha, trace, source, notices)
 
 

@@ -8,6 +8,7 @@ screen reader skip it."""
 
 import streamlit as st
 
+from ui.charts import SCREEN_READER_PREFIX
 from ui.media import REPORTERS
 
 # KaTeX splits a display formula at its top-level relations, operators and \allowbreak;
@@ -25,6 +26,8 @@ from ui.media import REPORTERS
 # (a heading, a formula, another table's last row): the table makes 2 rem more room.
 # A collapsed sidebar only slides off the screen (Streamlit's transform): Tab went on
 # through its ~20 controls, unseen, before the page (tests/browser/test_browser_tab_order.py).
+# A chart's outline for a screen reader only (ui.charts.show_chart, words_shown=False): in
+# the page and read out, but no noise on screen for everyone.
 # Hidden once it has slid away (after Streamlit's 0.3 s), shown at once when it opens;
 # its widget labels set their own visibility (label_visibility), hence the `*` rule.
 PAGE_CSS = """<style>
@@ -39,11 +42,14 @@ PAGE_CSS = """<style>
 transition: transform 0.3s, min-width 0.3s, max-width 0.3s, visibility 0s 0.3s;}
 [data-testid="stSidebar"][data-collapsed="true"] * {visibility: hidden !important;
 transition: visibility 0s 0.3s;}
+[class*="st-key-SCREEN_READER_PREFIX"] {position: absolute !important; width: 1px !important;
+height: 1px !important; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%);
+white-space: nowrap; border: 0;}
 @media (hover: none) {
 .js-plotly-plot .modebar-container {display: none;}
 .stDataFrame {margin-top: 2rem;}
 }
-</style>"""
+</style>""".replace("SCREEN_READER_PREFIX", SCREEN_READER_PREFIX)
 # The media reporters (ui/media.py) draw nothing, yet each element would take a row gap
 # at the top of every page (34 px, which shrank the playground's plot): out of the flow.
 HIDDEN_CSS = (

@@ -13,6 +13,8 @@ from attention.analysis.head_roles import role_scores
 from attention.core.read_only import read_only
 from attention.models.pretrained import ModelError, ModelTrace, PretrainedModel, load_pretrained
 from attention.models.pretrained.vocabulary import VocabularyEmbeddings
+from attention.models.toy import split_words
+from attention.teaching.narration import real_model as narration
 from ui.cache_policy import PER_USER_TTL
 
 
@@ -60,3 +62,12 @@ def run_real(text: str) -> RealRun:
 def minilm_reads(layer: int) -> BlockReads:
     """How MiniLM's layer `layer` (1-based) feed-forward units read each head's block."""
     return head_block_reads(pretrained_model().block(layer - 1))
+
+
+def reading_notice(text: str, tokens: list[str]) -> str | None:
+    """The notice that MiniLM is English and uncased, when `text` (made into `tokens`) has
+    words with letters outside English's or pieces it could not read ([UNK])."""
+    foreign = [w for w in split_words(text)[0] if w.isalpha() and not w.isascii()]
+    pieces = pretrained_model().tokenizer.pieces
+    examples = [(word, pieces(word)[1]) for word in dict.fromkeys(foreign)][:2]
+    return narration.reading_notice(examples, tokens.count("[UNK]"))

@@ -124,4 +124,14 @@ def cost_by_length_chart(
         "xaxis": {"type": "log", "title": {"text": "sequence length n (tokens)"}},
         "yaxis": {"type": "log", "title": {"text": "multiply-adds"}, "exponentformat": "power"},
     }
-    return figure(data, framed_layout(layout, 480, legend={"font": {"size": FONT_SIZE - 2}}))
+    # The legend under the plot, in rows: beside it, its six long names took most of a
+    # half-page column and squeezed the plot to ~150 px at 1440 px.
+    legend = {
+        "orientation": "h",
+        "x": 0,
+        "xanchor": "left",
+        "y": -0.28,
+        "yanchor": "top",
+        "font": {"size": FONT_SIZE - 2},
+    }
+    return figure(data, framed_layout(layout, 560, legend=legend))

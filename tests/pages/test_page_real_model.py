@@ -207,3 +207,13 @@ def test_missing_model_shows_the_fix_and_other_pages_work(tmp_path, monkeypatch)
     finally:
         st.cache_resource.clear()
         st.cache_data.clear()
+
+
+def test_german_and_an_emoji_get_the_notice_that_minilm_is_english_and_uncased():
+    at = open_page(text="I ❤️ tea, müde Katze")
+    assert not at.exception
+    notices = [i.value.replace("\\", "") for i in at.info]
+    reading = next(n for n in notices if n.startswith("MiniLM is an English, uncased model"))
+    assert "“müde” is read as “mud ##e”" in reading and "[UNK]" in reading
+    english = open_page(text="The cat sat on the mat.")
+    assert not any("uncased" in i.value for i in english.info)

@@ -3,6 +3,8 @@ at the default scenario, and the shared sidebar keeps the scenario in the URL.""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from attention.experiments.training.train import TrainingConfig
@@ -168,3 +170,16 @@ def test_the_lesson_says_when_a_long_sentence_is_cut():
     at = open_page("pages/lesson.py", text=long_text)
     assert_no_failure(at)
     assert any("600" in i.value for i in at.info), [i.value for i in at.info]
+
+
+def test_every_charts_toolbar_keeps_the_png_export_in_two_tab_stops():
+    """Each toolbar button is a Tab stop: a chart keeps the slide-quality PNG and the reset
+    of a drag-zoom, not Plotly's eight."""
+    at = open_page("pages/head_spaces.py")
+    charts = at.get("plotly_chart")
+    assert charts
+    for element in charts:
+        config = json.loads(element.proto.config)
+        buttons = [name for group in config["modeBarButtons"] for name in group]
+        assert "toImage" in buttons and len(buttons) <= 2, buttons
+        assert config["toImageButtonOptions"]["scale"] >= 2

@@ -71,3 +71,12 @@ def test_the_role_table_says_its_rows_may_add_up_to_more_than_all_and_counts_the
     roles["punctuation"][1, 0] = 0.3  # exactly 100 %: not over
     sentence = narration.roles_overlap(roles)
     assert "more than 100 %" in sentence and sentence.endswith("Here 2 of 6 heads' rows do.")
+
+
+def test_the_reading_notice_names_the_texts_own_examples_and_unknowns():
+    assert narration.reading_notice([], 0) is None
+    sentence = narration.reading_notice([("müde", ["mud", "##e"])], 1).replace("\\", "")
+    assert sentence.startswith("MiniLM is an English, uncased model:")
+    assert "“müde” is read as “mud ##e”" in sentence
+    assert "1 token it has no word piece for is [UNK]" in sentence
+    assert "2 tokens" in narration.reading_notice([], 2)

@@ -77,9 +77,10 @@ def draw_chart(text: StepText, prepared: Chart, present: bool) -> None:
             prepared.shown,
             key=key,
             name=prepared.name,
-            summary=prepared.summary,
+            summary=prepared.summary,  # an outline of the drawing: for a screen reader
             table=prepared.table,
             laid_out=True,
+            words_shown=False,
         )
 
 

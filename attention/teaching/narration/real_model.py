@@ -4,7 +4,7 @@ layer paths are labelled. User text is escaped."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -146,3 +146,23 @@ def roles_overlap(roles: Mapping[str, np.ndarray]) -> str:
         "one share of attention can count in several columns and a row may add up to more "
         f"than 100 %. Here {over} of {totals.size} heads' rows do."
     )
+
+
+def reading_notice(examples: Sequence[tuple[str, Sequence[str]]], unknown: int) -> str | None:
+    """What MiniLM did to words it was not trained on, with this text's own examples:
+    `examples` are (word, its word pieces) for words with letters outside English's, and
+    `unknown` counts the [UNK] tokens (an emoji, a script it lacks). None when neither."""
+    if not examples and not unknown:
+        return None
+    parts = []
+    if examples:
+        shown = "; ".join(
+            f"{quoted(word)} is read as {quoted(' '.join(pieces))}" for word, pieces in examples
+        )
+        parts.append(f"it lower-cases the text and strips accents, so {shown}")
+    if unknown:
+        parts.append(
+            f"{unknown} {plural(unknown, 'token')} it has no word piece for "
+            f"{'is' if unknown == 1 else 'are'} [UNK] (unknown)"
+        )
+    return "MiniLM is an English, uncased model: " + "; ".join(parts) + "."
