@@ -56,7 +56,7 @@ elif present:
     with words.container(key="lesson_words"):
         view, _ = parts.words_and_controls(step, scenario)
         projected = drawing.projected(step, scenario)
-        quiz.ask(step.text, view)
+        quiz.ask(step.text, view, check_here=False)  # Check goes in the panel's row
         panel.class_panel(lecturer, number, LESSON_STEPS, view)
     with picture:
         drawing.presenter_figure(step.text, view, number, projected)

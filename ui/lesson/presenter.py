@@ -26,9 +26,6 @@ html {font-size: max(17px, min(1.328125vw, 2.36111vh)) !important;}
 .st-key-lesson_notice p {font-size: 0.98rem; line-height: 1.32;}
 .st-key-lesson_words [data-testid="stAlert"] > div {padding: 0.45rem 0.7rem;}
 .st-key-lesson_words [data-testid="stAlert"] p {font-size: 0.98rem; line-height: 1.32;}
-.st-key-lesson_words [data-testid="stForm"] {padding: 0;}
-.st-key-lesson_words [data-testid="stFormSubmitButton"] button {min-height: 0;
-  padding-top: 0.15rem; padding-bottom: 0.15rem;}
 .st-key-lesson_view [data-testid="stElementContainer"],
 .st-key-lesson_view [data-testid="stFullScreenFrame"],
 .st-key-lesson_view [data-testid="stPlotlyChart"] {height: calc(100dvh - CHART_REMrem) !important;}

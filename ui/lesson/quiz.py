@@ -73,41 +73,42 @@ def details(text: StepText, view: StepView) -> None:
             st.markdown(fill(text.details, view.facts, literal))
 
 
-def ask(text: StepText, view: StepView) -> None:
-    """The step's question, answered by choosing an option and pressing Check. Once
-    checked, the options are fixed and the answer is marked with the reason, so the
-    feedback is always about the answer the score counts; revealed without an answer, the
-    right one is stated and can still be checked. The answer is never in the URL."""
+def _key(text: StepText, view: StepView) -> str:
+    """The quiz's widget key: a new sentence (new options or question) is a new question."""
     question = fill(text.question, view.facts, literal)
-    options = list(view.quiz.options)
-    digest = hashlib.sha1(("|".join(options) + question).encode()).hexdigest()[:10]
-    key = f"quiz_{text.id}_{digest}"  # a new sentence is a new question
-    right = view.quiz.right
-    checked = st.session_state.get(_CHECKED, {}).get(key)
-    settled = checked is not None
+    digest = hashlib.sha1(("|".join(view.quiz.options) + question).encode()).hexdigest()[:10]
+    return f"quiz_{text.id}_{digest}"
+
+
+def _checked(key: str) -> str | None:
+    """The option checked for the quiz `key`, if any."""
+    return st.session_state.get(_CHECKED, {}).get(key)
+
+
+def ask(text: StepText, view: StepView, check_here: bool = True) -> None:
+    """The step's question, answered by choosing an option and pressing Check (choosing
+    alone answers nothing); with `check_here` False the page draws check_button() in a
+    row of its own (a presenter's). Once checked, the options are fixed and the answer is
+    marked with the reason, so the feedback is always about the answer the score counts;
+    revealed without an answer, the right one is stated and can still be checked. The
+    answer is never in the URL."""
+    key, right = _key(text, view), view.quiz.right
+    checked = _checked(key)
     # The label is the radio group's accessible name as written (no markdown, which a
     # screen reader would read out); the question shows as markdown above it.
-    st.markdown(f"**Check yourself:** {question}")
-    with st.form(f"{key}_form", border=False, enter_to_submit=False):
-        # Check beside the options, not under them: a presenter's step keeps its height.
-        choice, check = st.columns([3, 1], vertical_alignment="center")
-        choice.radio(
-            f"Check yourself: {fill(text.question, view.facts, str)}",
-            options,
-            index=None,
-            key=key,
-            format_func=literal,
-            horizontal=True,
-            label_visibility="collapsed",
-            disabled=settled,
-        )
-        check.form_submit_button(
-            "Check",
-            on_click=record_answer,
-            args=(text.id, key, right),
-            disabled=settled,
-            key=f"{key}_check",
-        )
+    st.markdown(f"**Check yourself:** {fill(text.question, view.facts, literal)}")
+    st.radio(
+        f"Check yourself: {fill(text.question, view.facts, str)}",
+        list(view.quiz.options),
+        index=None,
+        key=key,
+        format_func=literal,
+        horizontal=True,
+        label_visibility="collapsed",
+        disabled=checked is not None,
+    )
+    if check_here:
+        check_button(text, view)
     if st.session_state.get(_UNCHOSEN) == key:
         del st.session_state[_UNCHOSEN]
         st.info("Choose an answer first, then press Check.", icon=":material/info:")
@@ -120,3 +121,15 @@ def ask(text: StepText, view: StepView) -> None:
         st.success(f"Right. {because}", icon=":material/check_circle:")
     else:
         st.warning(f"Not quite: it is “{literal(right)}”. {because}", icon=":material/info:")
+
+
+def check_button(text: StepText, view: StepView) -> None:
+    """The quiz's Check: the chosen option becomes this question's answer."""
+    key = _key(text, view)
+    st.button(
+        "Check",
+        on_click=record_answer,
+        args=(text.id, key, view.quiz.right),
+        disabled=_checked(key) is not None,
+        key=f"{key}_check",
+    )

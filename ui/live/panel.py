@@ -9,7 +9,7 @@ import streamlit as st
 from attention.teaching.lesson.steps import StepView
 from attention.teaching.narration import live_class as class_words
 from classroom.store import OpenedClass, PublicState
-from ui.lesson import walk
+from ui.lesson import quiz, walk
 from ui.lesson.step import LessonStep
 from ui.live import console, projector
 
@@ -33,6 +33,7 @@ def class_panel(
     # A row that wraps: in two columns a 1024-px projector cut "Reveal the ans…".
     buttons = st.container(horizontal=True, key="lesson_class_buttons")
     with buttons:
+        quiz.check_button(step.text, view)  # the quiz's Check, in this row: no row more
         walk.reveal_button(step.text.id)
     if lecturer is None:
         with buttons:
