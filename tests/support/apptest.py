@@ -167,10 +167,12 @@ def _chart_block(at: AppTest, key: str) -> tuple[list, int]:
 
 
 def chart_text(at: AppTest, key: str) -> tuple[str, str]:
-    """A chart's accessible name (its alt) and the summary captioned right under it
-    ("" where missing)."""
+    """A chart's accessible name (its alt) and the summary captioned right under it, or
+    in the screen-reader-only block right under it ("" where missing)."""
     children, i = _chart_block(at, key)
     after = children[i + 1] if i + 1 < len(children) else None
+    if getattr(after, "type", None) != "caption" and len(getattr(after, "children", {})) == 1:
+        after = next(iter(after.children.values()))  # show_chart's words_shown=False block
     caption = after.value if getattr(after, "type", None) == "caption" else ""
     return children[i].proto.alt, caption
 
